@@ -1,0 +1,74 @@
+"""minigrad: a small autograd engine on NumPy with PyTorch's names and semantics.
+
+``import minigrad as torch`` runs the classic autograd examples. Every backward step is
+reported to observers, which ``minigrad.graph`` turns into snapshots and recordings.
+"""
+
+from minigrad import autograd, ops
+from minigrad._dtype import (
+    bool,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    uint8,
+)
+from minigrad.factories import (
+    arange,
+    as_tensor,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    initial_seed,
+    linspace,
+    manual_seed,
+    ones,
+    ones_like,
+    rand,
+    rand_like,
+    randint,
+    randn,
+    randn_like,
+    seed,
+    tensor,
+    zeros,
+    zeros_like,
+)
+from minigrad.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
+from minigrad.ops import *  # noqa: F403 - the function forms: minigrad.exp, minigrad.cat, ...
+from minigrad.tensor import Size, Tensor
+
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def __getattr__(name):
+    import importlib
+    if name in ("nn", "optim", "graph"):
+        module = importlib.import_module(
+            "minigrad.autograd.graph" if name == "graph" else f"minigrad.{name}")
+        globals()[name] = module
+        return module
+    raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

@@ -1,0 +1,17 @@
+"""``minigrad.autograd``: reverse-mode automatic differentiation, as in ``torch.autograd``."""
+
+from minigrad.autograd import anomaly_mode, observe
+from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
+from minigrad.autograd.api import backward, grad
+from minigrad.autograd.function import Function, FunctionCtx
+
+__all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
+           "set_detect_anomaly", "anomaly_mode", "observe", "graph"]
+
+
+def __getattr__(name):
+    # Submodules that import the rest of minigrad are loaded on first use.
+    import importlib
+    if name in ("graph", "functional", "forward_ad", "gradcheck_module"):
+        return importlib.import_module(f"minigrad.autograd.{name}")
+    raise AttributeError(f"module 'minigrad.autograd' has no attribute '{name}'")

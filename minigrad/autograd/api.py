@@ -1,0 +1,136 @@
+"""``backward`` and ``grad``: the two ways to start the engine, with PyTorch's checks."""
+
+import warnings
+
+from minigrad.autograd import engine
+
+__all__ = ["backward", "grad"]
+
+CREATE_GRAPH_WARNING = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter "
+    "and its gradient which can cause a memory leak. We recommend using autograd.grad when "
+    "creating the graph to avoid this. If you have to use this function, make sure to reset the "
+    ".grad fields of your parameters to None after use to break the cycle and avoid the leak.")
+_warned_create_graph = False
+
+
+def _as_tuple(value):
+    from minigrad.tensor import Tensor
+    if value is None:
+        return None
+    if isinstance(value, Tensor):
+        return (value,)
+    return tuple(value)
+
+
+def _make_grads(outputs, grads):
+    """The initial gradient of each output: given, or 1 for a scalar."""
+    from minigrad.factories import ones_like
+    from minigrad.tensor import Tensor
+    result = []
+    for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(grad, Tensor):
+            if grad.shape != out.shape:
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and "
+                    f"output[{i}] has a shape of {out.shape}.")
+            result.append(grad)
+        elif grad is None:
+            if out.requires_grad:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not out.is_floating_point():
+                    raise RuntimeError("grad can be implicitly created only for real scalar "
+                                       f"outputs but got {out.dtype}")
+                result.append(ones_like(out))
+            else:
+                result.append(None)
+        else:
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(grad).__name__}")
+    return result
+
+
+def _check_roots(outputs):
+    for i, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               "have a grad_fn")
+
+
+def _check_inputs(inputs):
+    for t in inputs:
+        if not t.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
+    """Accumulate into ``.grad`` of the leaves the gradient of ``tensors``.
+
+    Example:
+        >>> x = minigrad.tensor(2.0, requires_grad=True)
+        >>> minigrad.autograd.backward(x ** 2)
+        >>> x.grad
+        tensor(4.)
+    """
+    global _warned_create_graph
+    tensors = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(tensors)
+    if len(grads) != len(tensors):
+        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
+    inputs = _as_tuple(inputs)
+    if inputs is not None and len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _make_grads(tensors, grads)
+    _check_roots(tensors)
+    if inputs is not None:
+        _check_inputs(inputs)
+        for t in inputs:
+            t.retain_grad()
+    if create_graph and not _warned_create_graph:
+        _warned_create_graph = True
+        warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
+    engine.execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
+                   accumulate_grad=True, api="backward")
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return the gradients of ``outputs`` with respect to ``inputs`` (``.grad`` untouched).
+
+    Example:
+        >>> x = minigrad.tensor(3.0, requires_grad=True)
+        >>> minigrad.autograd.grad(x ** 3, x)
+        (tensor(27.),)
+    """
+    from minigrad.factories import zeros_like
+    if is_grads_batched:
+        raise NotImplementedError("is_grads_batched=True is not supported by minigrad")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
+                           f"grad_outputs and {len(outputs)} outputs")
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _make_grads(outputs, grads)
+    _check_roots(outputs)
+    _check_inputs(inputs)
+    result = engine.execute(outputs, grads, retain_graph, create_graph, inputs=inputs,
+                            accumulate_grad=False, api="grad")
+    for i, g in enumerate(result):
+        if g is None and not allow_unused:
+            raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been "
+                               "used in the graph. Set allow_unused=True if this is the desired "
+                               "behavior.")
+    if materialize_grads:
+        result = [zeros_like(t) if g is None else g for t, g in zip(inputs, result)]
+    return tuple(result)

@@ -1,0 +1,328 @@
+"""The backward engine: one loop that runs the graph's nodes in PyTorch's order.
+
+1. Count, for every node reachable from the roots, how many edges point at it.
+2. Put the first node in a ready queue with the initial gradients.
+3. Pop the ready node created most recently (AccumulateGrad nodes count as newest, so they run
+   as soon as they are ready; ties run in the order they became ready). Run its hooks and its
+   ``apply``; add each gradient it returns into the input buffer of the node at the other end of
+   the edge (this is where fan-in gradients are summed); a node whose count reaches zero
+   becomes ready.
+4. Free the saved tensors of each node after it ran, unless ``retain_graph``.
+
+Every step is reported to the observers of ``minigrad.autograd.observe``.
+"""
+
+import heapq
+import itertools
+
+from minigrad.autograd import observe
+from minigrad.autograd.node import AccumulateGrad, GraphRoot
+from minigrad.grad_mode import state
+
+__all__ = ["execute"]
+
+_passes = itertools.count(1)
+
+
+def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad=True,
+            api="backward"):
+    """Run backward from ``roots`` (tensors) seeded with ``grads``.
+
+    With ``inputs`` and ``accumulate_grad=False`` (``autograd.grad``), return the gradients
+    flowing into ``inputs`` instead of writing ``.grad``; with ``accumulate_grad=True``
+    (``backward(inputs=...)``) only the paths to ``inputs`` run.
+    """
+    pass_id = next(_passes)
+    notify = observe.emit if observe.observers else None
+    graph_root, root_grads = _graph_root(roots, grads)
+    dependencies = _count_dependencies(graph_root)
+    needed, captures = (_plan(graph_root, inputs, accumulate_grad) if inputs is not None
+                        else (None, None))
+    captured = [None] * len(inputs) if inputs is not None else None
+    if notify:
+        notify("backward_started", pass_id=pass_id, api=api, roots=tuple(roots),
+               grads=tuple(grads), graph_root=graph_root, inputs=inputs,
+               retain_graph=keep_graph, create_graph=create_graph)
+        notify("dependencies", pass_id=pass_id, counts=dict(dependencies), needed=needed)
+
+    buffers = {graph_root: root_grads}
+    ready = []
+    order = itertools.count()
+    journal = _GradJournal()
+    node = None
+    previous_mode, previous_pass = state.grad_enabled, observe.current_pass
+    state.grad_enabled, observe.current_pass = create_graph, pass_id
+
+    def make_ready(n):
+        heapq.heappush(ready, (-n._seq, next(order), n))
+        if notify:
+            notify("node_ready", pass_id=pass_id, node=n, queue=_queue(ready))
+
+    try:
+        make_ready(graph_root)
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads_in = buffers.pop(node)
+            if notify:
+                notify("node_started", pass_id=pass_id, node=node, grads=tuple(grads_in),
+                       queue=_queue(ready))
+            if needed is not None and not needed.get(node, False):
+                grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
+                _capture(node, grads_in, captures, captured, notify, pass_id)
+                if notify and node not in captures:
+                    notify("node_skipped", pass_id=pass_id, node=node)
+                continue
+            if captures:
+                _capture(node, grads_in, captures, captured, notify, pass_id)
+            grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
+            grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
+            if isinstance(node, AccumulateGrad):
+                journal.remember(node.variable)
+            grads_out = node.apply(tuple(grads_in))
+            grads_out = _validate(node, grads_out)
+            if notify:
+                notify("node_ran", pass_id=pass_id, node=node, grads_in=tuple(grads_in),
+                       grads_out=tuple(grads_out))
+            grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
+            if not keep_graph:
+                node.release_variables()
+                if notify and node._saved:
+                    notify("saved_released", pass_id=pass_id, node=node,
+                           names=node._saved_names())
+            for (next_node, input_nr), grad in zip(node.next_functions, grads_out):
+                if next_node is None:
+                    continue
+                dependencies[next_node] -= 1
+                buffer = buffers.get(next_node)
+                if buffer is None:
+                    buffer = buffers[next_node] = [None] * len(next_node._output_meta)
+                if grad is not None:
+                    held = buffer[input_nr]
+                    buffer[input_nr] = grad if held is None else held + grad
+                    if notify and held is not None:
+                        notify("grad_summed", pass_id=pass_id, node=next_node, index=input_nr,
+                               sender=node, grad=grad, total=buffer[input_nr],
+                               pending=dependencies[next_node])
+                if dependencies[next_node] == 0:
+                    make_ready(next_node)
+    except BaseException as error:
+        journal.rollback()
+        if notify:
+            notify("error", pass_id=pass_id, node=node, error=error, message=str(error))
+        raise
+    finally:
+        state.grad_enabled, observe.current_pass = previous_mode, previous_pass
+    if notify:
+        notify("backward_finished", pass_id=pass_id)
+    return captured
+
+
+def _queue(ready):
+    return tuple(entry[2] for entry in sorted(ready))
+
+
+def edge_of(tensor):
+    """The (node, input_nr) through which gradient flows into ``tensor``'s history."""
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn, tensor._output_nr
+    return tensor._grad_accumulator(), 0
+
+
+def _graph_root(roots, grads):
+    if len(roots) == 1:
+        node, input_nr = edge_of(roots[0])
+        buffer = [None] * len(node._output_meta)
+        buffer[input_nr] = grads[0]
+        return node, buffer
+    node = GraphRoot([edge_of(t) for t in roots], grads)
+    return node, []
+
+
+def _count_dependencies(root):
+    """For every node reachable from ``root``: the number of edges that point at it."""
+    dependencies = {root: 0}
+    stack = [root]
+    while stack:
+        for child, _ in stack.pop().next_functions:
+            if child is None:
+                continue
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
+                stack.append(child)
+    return dependencies
+
+
+def _plan(root, inputs, accumulate_grad):
+    """Which nodes must run to reach ``inputs``, and where their gradients are captured."""
+    targets = {}
+    captures = {}
+    for position, tensor in enumerate(inputs):
+        node, input_nr = edge_of(tensor)
+        if accumulate_grad:
+            targets[node] = True
+        else:
+            captures.setdefault(node, []).append((input_nr, position))
+    needed = {}
+    # Iterative post-order walk: a node is needed if any child is a target, captured or needed.
+    stack = [(root, iter(root.next_functions))]
+    visited = {root}
+    while stack:
+        node, children = stack[-1]
+        for child, _ in children:
+            if child is not None and child not in visited:
+                visited.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            needed[node] = targets.get(node, False) or any(
+                child is not None and (needed.get(child) or child in captures)
+                for child, _ in node.next_functions)
+    return needed, captures
+
+
+def _capture(node, grads, captures, captured, notify, pass_id):
+    for input_nr, position in captures.get(node, ()):
+        captured[position] = grads[input_nr]
+        if notify:
+            notify("grad_captured", pass_id=pass_id, node=node, index=input_nr,
+                   position=position, grad=grads[input_nr])
+
+
+def _checked_hook_result(hook, grad, result):
+    if result.shape != grad.shape:
+        raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has changed the size of "
+                           "value")
+    return result
+
+
+def _tensor_pre_hooks(node, grads, journal, notify, pass_id):
+    """Tensor hooks of the tensors this node produced (or of its leaf), then retain_grad."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable._hooks
+        hooks = [(0, h) for h in hooks.values()] if hooks else ()
+    else:
+        hooks = node._tensor_pre_hooks.values() if node._tensor_pre_hooks else ()
+    if hooks:
+        grads = list(grads)
+        for index, hook in list(hooks):
+            grad = grads[index]
+            if grad is None:
+                continue
+            result = hook(grad)
+            if result is not None:
+                grads[index] = _checked_hook_result(hook, grad, result)
+            if notify:
+                tensor = node.variable if isinstance(node, AccumulateGrad) else None
+                notify("tensor_hook", pass_id=pass_id, node=node, index=index, tensor=tensor,
+                       hook=hook, grad_in=grad, grad_out=grads[index])
+    if node._retained:
+        for index, ref in list(node._retained.items()):
+            tensor = ref()
+            if tensor is None or grads[index] is None:
+                continue
+            journal.remember(tensor)
+            grad = grads[index]
+            tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
+            if notify:
+                notify("grad_retained", pass_id=pass_id, node=node, index=index, tensor=tensor,
+                       grad=tensor._grad)
+    return grads
+
+
+def _node_pre_hooks(node, grads, notify, pass_id):
+    if not node._pre_hooks:
+        return grads
+    for hook in list(node._pre_hooks.values()):
+        result = hook(tuple(grads))
+        if result is not None:
+            result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+            if len(result) != len(grads):
+                raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has returned an "
+                                   f"incorrect number of values (got {len(result)}, but "
+                                   f"expected {len(grads)})")
+        if notify:
+            notify("node_pre_hook", pass_id=pass_id, node=node, hook=hook,
+                   grads_in=tuple(grads), grads_out=result if result is not None else tuple(grads))
+        if result is not None:
+            grads = list(result)
+    return grads
+
+
+def _node_post_hooks(node, grads_out, grads_in, notify, pass_id):
+    if not node._post_hooks:
+        return grads_out
+    for hook in list(node._post_hooks.values()):
+        result = hook(tuple(grads_out), tuple(grads_in))
+        if result is not None:
+            result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+            if len(result) != len(grads_out):
+                raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has returned an "
+                                   f"incorrect number of values (got {len(result)}, but "
+                                   f"expected {len(grads_out)})")
+        if notify:
+            notify("node_post_hook", pass_id=pass_id, node=node, hook=hook,
+                   grad_inputs=tuple(grads_out), grad_outputs=tuple(grads_in), result=result)
+        if result is not None:
+            grads_out = result
+    return grads_out
+
+
+def _validate(node, grads):
+    """Check the node returned one gradient per edge, each of the shape and dtype expected."""
+    edges = node.next_functions
+    if len(grads) != len(edges):
+        raise RuntimeError(f"Function {node.name()} returned an invalid number of gradients - "
+                           f"expected {len(edges)}, but got {len(grads)}")
+    checked = None
+    for i, ((next_node, input_nr), grad) in enumerate(zip(edges, grads)):
+        if grad is None or next_node is None:
+            continue
+        shape, dtype = next_node._output_meta[input_nr]
+        fixed = grad
+        if grad.shape != shape:
+            if not _expandable(shape, grad.shape):
+                raise RuntimeError(
+                    f"Function {node.name()} returned an invalid gradient at index {i} - got "
+                    f"{list(grad.shape)} but expected shape compatible with {list(shape)}")
+            from minigrad.ops._util import sum_to
+            fixed = sum_to(grad, shape)
+        if dtype is not None and fixed._data.dtype != dtype:
+            fixed = fixed.to(dtype)
+        if fixed is not grad:
+            if checked is None:
+                checked = list(grads)
+            checked[i] = fixed
+    return grads if checked is None else tuple(checked)
+
+
+def _expandable(shape, grad_shape):
+    if len(shape) > len(grad_shape):
+        return False
+    tail = grad_shape[len(grad_shape) - len(shape):]
+    return all(s == g or s == 1 for s, g in zip(shape, tail))
+
+
+class _GradJournal:
+    """Remembers ``.grad`` before the pass touches it, to undo a pass that fails halfway.
+
+    NB: PyTorch leaves the gradients written before an error in place; minigrad restores them,
+    so that a failed backward never leaves a half-written ``.grad`` behind.
+    """
+
+    def __init__(self):
+        self.entries = {}
+
+    def remember(self, tensor):
+        key = id(tensor)
+        if key not in self.entries:
+            grad = tensor._grad
+            self.entries[key] = (tensor, grad, None if grad is None else grad._data.copy())
+
+    def rollback(self):
+        for tensor, grad, data in self.entries.values():
+            if grad is not None:
+                grad._data[...] = data
+            tensor._grad = grad

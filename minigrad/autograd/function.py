@@ -1,0 +1,222 @@
+"""``Function``: one differentiable operation, its ``forward`` and ``backward`` side by side.
+
+Every built-in op of minigrad is a ``Function`` subclass, exactly like one a user writes::
+
+    class Exp(Function):
+        node_name = "ExpBackward0"
+
+        @staticmethod
+        def forward(ctx, x):
+            result = np.exp(x._data)
+            ...
+
+``Function.apply`` runs ``forward`` and, when grad mode is on and an input requires grad, links
+a node of class ``<node_name>`` (``<ClassName>Backward`` for a user's Function) into the graph.
+The node *is* the ``ctx`` that ``forward`` saw: what ``forward`` saves, ``backward`` reads.
+"""
+
+import weakref
+
+import numpy as np
+
+from minigrad.autograd import observe
+from minigrad.autograd.node import Node, SavedTensor
+from minigrad.grad_mode import state
+
+__all__ = ["Function", "BackwardNode", "FunctionCtx"]
+
+
+class FunctionCtx:
+    """The methods ``forward`` may call on ``ctx``."""
+
+    def save_for_backward(self, *tensors):
+        """Keep tensors (or None) for ``backward``; read them back as ``ctx.saved_tensors``."""
+        self._to_save = tensors
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        self._materialize_grads = bool(value)
+
+
+class BackwardNode(FunctionCtx, Node):
+    """The node a ``Function`` leaves in the graph: it calls the Function's ``backward``."""
+
+    _forward_cls = None
+    _saved_as = ()
+    _to_save = ()
+    _dirty = ()
+    _non_differentiable = ()
+    _materialize_grads = True
+
+    def __init__(self):
+        Node.__init__(self)
+        self.needs_input_grad = ()
+        self._tensor_positions = ()
+
+    @property
+    def saved_tensors(self):
+        if self._saved is None:
+            return ()
+        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+
+    def _saved_names(self):
+        return self._saved_as
+
+    def apply(self, grad_outputs):
+        if self._materialize_grads and any(g is None for g in grad_outputs):
+            from minigrad import factories
+            grad_outputs = tuple(
+                factories.zeros(shape, dtype=dtype) if g is None else g
+                for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        n_args = len(self.needs_input_grad)
+        if len(grads) != n_args:
+            if len(grads) > n_args and all(g is None for g in grads[n_args:]):
+                grads = grads[:n_args]
+            else:
+                raise RuntimeError(
+                    f"function {self.name()} returned an incorrect number of gradients "
+                    f"(expected {n_args}, got {len(grads)})")
+        return tuple(grads[i] if self.needs_input_grad[i] else None
+                     for i in self._tensor_positions)
+
+    def __getattr__(self, name):
+        return Node.__getattr__(self, name)
+
+
+class Function:
+    """Base class of differentiable operations: subclass it, write ``forward`` and ``backward``.
+
+    Example:
+        >>> class Square(minigrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 2 * x * grad
+        >>> Square.apply(minigrad.tensor(3.0, requires_grad=True))
+        tensor(9., grad_fn=<SquareBackward>)
+    """
+
+    node_name = None     # the class name of the node in the graph
+    saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
+        cls._backward_cls = type(name, (BackwardNode,), {
+            "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
+            "__module__": cls.__module__, "__qualname__": name})
+
+    @staticmethod
+    def forward(ctx, *args):
+        raise NotImplementedError
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError
+
+    @classmethod
+    def apply(cls, *args):
+        from minigrad.tensor import Tensor
+
+        ctx = cls._backward_cls()
+        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        record = state.grad_enabled and True in needs
+        ctx.needs_input_grad = needs if record else (False,) * len(args)
+        if cls._forward_on_arrays:
+            outputs = cls.forward(ctx, *args)
+        else:
+            prev, state.grad_enabled = state.grad_enabled, False
+            try:
+                outputs = cls.forward(ctx, *args)
+            finally:
+                state.grad_enabled = prev
+        single = not isinstance(outputs, tuple)
+        if single:
+            outputs = (outputs,)
+        if not record:
+            result = tuple(_as_tensor(o, Tensor) for o in outputs)
+            return result[0] if single else result
+        result = _link(ctx, args, outputs, Tensor)
+        return result[0] if single else result
+
+    _forward_on_arrays = False
+
+
+class _Op(Function):
+    """Base of minigrad's built-in ops: ``forward`` gets tensors and returns NumPy arrays."""
+
+    _forward_on_arrays = True
+
+
+def _as_tensor(value, Tensor):
+    if isinstance(value, Tensor) or value is None:
+        return value
+    return Tensor._make(value if type(value) is np.ndarray else np.asarray(value))
+
+
+def _link(ctx, args, outputs, Tensor):
+    """Make ``ctx`` the grad_fn of the outputs and point it at the inputs' nodes."""
+    edges, positions = [], []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            positions.append(i)
+            if not a._requires_grad:
+                edges.append((None, 0))
+            elif a.grad_fn is not None:
+                edges.append((a.grad_fn, a._output_nr))
+            else:
+                edges.append((a._grad_accumulator(), 0))
+    ctx.next_functions = tuple(edges)
+    ctx._tensor_positions = tuple(positions)
+    ctx._input_refs = tuple(weakref.ref(args[i]) for i in positions)
+    non_diff = ctx._non_differentiable
+    result = []
+    for nr, out in enumerate(outputs):
+        if out is None:
+            result.append(None)
+            continue
+        if isinstance(out, Tensor):
+            if any(out is d for d in non_diff):
+                result.append(out)
+                continue
+            if out.grad_fn is not None or out._requires_grad or any(out is a for a in args):
+                out = out._alias()
+            data = out._data
+        else:
+            data = out if type(out) is np.ndarray else np.asarray(out)
+            out = None
+        if out is None:
+            out = Tensor._make(data, True, ctx, nr)
+        else:
+            out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+        result.append(out)
+    ctx._output_refs = tuple(None if o is None else weakref.ref(o) for o in result)
+    ctx._output_meta = tuple((o.shape, o._data.dtype) if o is not None else ((), None)
+                             for o in result)
+    to_save = ctx._to_save
+    if to_save:
+        saved = []
+        for t in to_save:
+            if t is None:
+                saved.append(None)
+                continue
+            if not isinstance(t, Tensor):  # a built-in op saving the array it returns
+                t = next(r for o, r in zip(outputs, result) if o is t)
+            saved.append(SavedTensor(t, ctx, any(t is r for r in result)))
+        ctx._saved = tuple(saved)
+        ctx._to_save = ()
+    if observe.observers:
+        observe.emit("node_created", node=ctx, outputs=tuple(result))
+    return tuple(result)

@@ -1,0 +1,264 @@
+"""Nodes of the backward graph: the objects behind ``tensor.grad_fn``.
+
+A ``Node`` maps the gradients of its forward outputs (``grad_outputs``) to the gradients of its
+forward inputs (``grad_inputs``), one per entry of ``next_functions``. Leaves that require grad
+are reached through an ``AccumulateGrad`` node, which writes ``.grad``.
+"""
+
+import itertools
+import weakref
+
+from minigrad.autograd import observe
+from minigrad.grad_mode import state
+
+__all__ = ["Node", "AccumulateGrad", "GraphRoot", "SavedTensor", "RemovableHandle",
+           "ERR_BACKWARD_TWICE", "UINT64_MAX"]
+
+UINT64_MAX = 2**64 - 1
+_sequence = itertools.count()
+
+ERR_BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward.")
+
+
+class RemovableHandle:
+    """Returned by every ``register_*hook``; ``handle.remove()`` unregisters the hook."""
+
+    _ids = itertools.count()
+
+    def __init__(self, hooks):
+        self.hooks = hooks
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self):
+        self.hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def _add_hook(hooks, fn):
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = fn
+    return handle
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when it was saved.
+
+    A saved *output* of the node keeps only its data (the tensor itself would point back to the
+    node: a reference cycle) and is rebuilt on unpack, as PyTorch's ``SavedVariable`` does.
+    """
+
+    __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "output_nr",
+                 "released", "packed", "unpack_hook", "weak")
+
+    def __init__(self, tensor, node, is_output):
+        self.version_counter = tensor._version_counter
+        self.version = tensor._version_counter[0]
+        self.is_output = is_output
+        self.output_nr = tensor._output_nr
+        self.released = False
+        self.unpack_hook = None
+        hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
+        if hooks is not None:
+            pack, self.unpack_hook = hooks
+            self.packed, self.tensor, self.data, self.weak = pack(tensor), None, None, None
+        elif is_output:
+            self.packed, self.tensor, self.data = None, None, tensor._data
+            self.weak = weakref.ref(tensor)
+        else:
+            self.packed, self.tensor, self.data, self.weak = None, tensor, None, None
+
+    def unpack(self, node):
+        if self.released:
+            raise RuntimeError(ERR_BACKWARD_TWICE)
+        if self.unpack_hook is not None:
+            return self.unpack_hook(self.packed)
+        if self.version_counter[0] != self.version:
+            raise RuntimeError(_modified_inplace_message(self, node))
+        if not self.is_output:
+            return self.tensor
+        tensor = self.weak()
+        if tensor is None or tensor.grad_fn is not node:
+            from minigrad.tensor import Tensor
+            tensor = Tensor._make(self.data, True, node, self.output_nr)
+            tensor._version_counter = self.version_counter
+        return tensor
+
+    def release(self):
+        self.released = True
+        self.tensor = self.data = self.packed = self.weak = None
+
+
+_saved_tensors_hooks_stack = []
+
+
+def _modified_inplace_message(saved, node):
+    from minigrad import autograd
+    from minigrad._dtype import to_dtype
+    data = saved.tensor._data if saved.tensor is not None else saved.data
+    shape, tensor_type = list(data.shape), to_dtype(data.dtype).tensor_type
+    producer = node if saved.is_output else (saved.tensor.grad_fn if saved.tensor is not None
+                                             else None)
+    where = f", which is output {saved.output_nr} of {producer.name()}," if producer else ""
+    if autograd.anomaly_mode.enabled:
+        hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
+                "gradient. The variable in question was changed in there or anywhere later. "
+                "Good luck!")
+    else:
+        hint = ("Hint: enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with minigrad.autograd.set_detect_anomaly(True).")
+    return ("one of the variables needed for gradient computation has been modified by an "
+            f"inplace operation: [minigrad.{tensor_type} {shape}]{where} is at version "
+            f"{saved.version_counter[0]}; expected version {saved.version} instead. {hint}")
+
+
+class Node:
+    """A step of the backward pass: ``grad_inputs = node(*grad_outputs)``.
+
+    Attributes:
+        next_functions: one ``(node, output_nr)`` pair per differentiable forward input;
+            ``(None, 0)`` for an input that does not require grad.
+        metadata: a dict for the user's notes about this node.
+    """
+
+    sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
+
+    def __init__(self):
+        self.next_functions = ()
+        self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
+        self._pre_hooks = None
+        self._post_hooks = None
+        self._tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
+        self._retained = None           # {output index: weakref to a tensor that retains grad}
+        self._saved = None              # tuple of SavedTensor
+        self._output_meta = ()          # (shape, dtype) of each forward output
+        self._metadata = None
+        self._input_refs = ()           # weak references to the forward inputs (for snapshots)
+        self._output_refs = ()          # weak references to the forward outputs (for snapshots)
+
+    def name(self):
+        """The node's class name, e.g. ``"MulBackward0"``."""
+        return type(self).__name__
+
+    def _sequence_nr(self):
+        return self._seq
+
+    @property
+    def metadata(self):
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
+
+    def register_prehook(self, hook):
+        """``hook(grad_outputs) -> tuple or None`` runs before the node; it may replace the grads."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return _add_hook(self._pre_hooks, hook)
+
+    def register_hook(self, hook):
+        """``hook(grad_inputs, grad_outputs) -> tuple or None`` runs after the node."""
+        if self._post_hooks is None:
+            self._post_hooks = {}
+        return _add_hook(self._post_hooks, hook)
+
+    def _register_tensor_hook(self, index, hook):
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        return _add_hook(self._tensor_pre_hooks, (index, hook))
+
+    def apply(self, grad_outputs):
+        """Return one gradient (or None) per entry of ``next_functions``."""
+        raise NotImplementedError
+
+    def __call__(self, *grad_outputs):
+        grads = self.apply(grad_outputs)
+        return grads[0] if len(grads) == 1 else grads
+
+    def _saved_names(self):
+        return ()
+
+    def release_variables(self):
+        if self._saved is not None:
+            for saved in self._saved:
+                saved.release()
+
+    def __getattr__(self, name):
+        if name.startswith("_saved_"):
+            key = name[len("_saved_"):]
+            names = self._saved_names()
+            if key in names and self._saved is not None:
+                return self._saved[names.index(key)].unpack(self)
+            if key in self.__dict__:
+                return self.__dict__[key]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class AccumulateGrad(Node):
+    """The node of a leaf that requires grad: adds the incoming gradient into ``variable.grad``."""
+
+    sequence_nr = UINT64_MAX
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+        self._output_meta = ((variable.shape, variable._data.dtype),)
+
+    def name(self):
+        return "minigrad::autograd::AccumulateGrad"
+
+    def apply(self, grad_outputs):
+        (grad,) = grad_outputs
+        variable = self.variable
+        if grad is None:
+            return ()
+        notify = observe.emit if observe.observers else None
+        before = variable._grad
+        if notify and before is not None:
+            before = before.detach().clone()
+        if variable._grad is None:
+            variable._grad = grad if state.grad_enabled else grad.detach().clone()
+        elif state.grad_enabled:
+            variable._grad = variable._grad + grad
+        else:
+            variable._grad._data += grad._data
+        if notify:
+            notify("grad_accumulated", pass_id=observe.current_pass, node=self,
+                   tensor=variable, before=before, after=variable._grad)
+        if variable._post_acc_hooks:
+            previous, state.grad_enabled = state.grad_enabled, False
+            try:
+                for hook in list(variable._post_acc_hooks.values()):
+                    hook(variable)
+                    if notify:
+                        notify("post_accumulate_hook", pass_id=observe.current_pass, node=self,
+                               tensor=variable, hook=hook)
+            finally:
+                state.grad_enabled = previous
+        return ()
+
+
+class GraphRoot(Node):
+    """The node that starts a backward pass from several roots at once."""
+
+    def __init__(self, edges, grads):
+        super().__init__()
+        self.next_functions = tuple(edges)
+        self._grads = tuple(grads)
+
+    def name(self):
+        return "minigrad::autograd::GraphRoot"
+
+    def apply(self, grad_outputs):
+        return self._grads

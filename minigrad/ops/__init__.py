@@ -1,0 +1,15 @@
+"""The differentiable operations of minigrad, one ``Function`` subclass each.
+
+Modules group ops by kind; this package re-exports every op's function form
+(``add``, ``exp``, ``sum``, ``matmul``, …), which ``Tensor`` methods and ``minigrad.*`` call.
+"""
+
+from minigrad.ops.activation import *  # noqa: F403
+from minigrad.ops.arithmetic import *  # noqa: F403
+from minigrad.ops.combine import *  # noqa: F403
+from minigrad.ops.compare import *  # noqa: F403
+from minigrad.ops.indexing import *  # noqa: F403
+from minigrad.ops.linalg import *  # noqa: F403
+from minigrad.ops.pointwise import *  # noqa: F403
+from minigrad.ops.reduction import *  # noqa: F403
+from minigrad.ops.shape import *  # noqa: F403

@@ -1,0 +1,3 @@
+"""activation ops (being written)."""
+
+__all__ = []

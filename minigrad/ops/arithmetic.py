@@ -1,0 +1,281 @@
+"""Arithmetic: ``+ - * / **`` and negation, with broadcasting and PyTorch's node names."""
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+from minigrad.ops._util import as_tensor_operand, result_dtype, sum_to
+
+__all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "Neg", "Reciprocal", "Pow", "PowTensor",
+           "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow",
+           "reciprocal"]
+
+
+def broadcast_error(a, b):
+    """PyTorch's message for shapes that do not broadcast."""
+    sa, sb = a.shape[::-1], b.shape[::-1]
+    for i in range(min(len(sa), len(sb))):
+        if sa[i] != sb[i] and 1 not in (sa[i], sb[i]):
+            dim = max(len(sa), len(sb)) - 1 - i
+            return RuntimeError(f"The size of tensor a ({sa[i]}) must match the size of tensor b "
+                                f"({sb[i]}) at non-singleton dimension {dim}")
+    return RuntimeError(f"shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
+
+
+def _binary(ufunc, a, b, float_result=False):
+    try:
+        out = ufunc(a._data, b._data)
+    except ValueError:
+        raise broadcast_error(a, b) from None
+    dtype = out.dtype if a._data.dtype == b._data.dtype else result_dtype(a, b)
+    if float_result and dtype.kind != "f":
+        dtype = np.dtype(np.float32)
+    if out.dtype != dtype:
+        out = out.astype(dtype)
+    return out
+
+
+class Add(_Op):
+    """z = a + b;  ∂z/∂a = 1,  ∂z/∂b = 1 (summed over broadcast dimensions)."""
+
+    node_name = "AddBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        return _binary(np.add, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_a, need_b = ctx.needs_input_grad
+        shape_a, shape_b = ctx.shapes
+        return (sum_to(grad, shape_a) if need_a else None,
+                sum_to(grad, shape_b) if need_b else None)
+
+
+class Sub(_Op):
+    """z = a - b;  ∂z/∂a = 1,  ∂z/∂b = -1."""
+
+    node_name = "SubBackward0"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        return _binary(np.subtract, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_a, need_b = ctx.needs_input_grad
+        shape_a, shape_b = ctx.shapes
+        return (sum_to(grad, shape_a) if need_a else None,
+                sum_to(-grad, shape_b) if need_b else None)
+
+
+class Rsub(_Op):
+    """z = c - a for a number c;  ∂z/∂a = -1."""
+
+    node_name = "RsubBackward1"
+
+    @staticmethod
+    def forward(ctx, a, c):
+        return _binary(np.subtract, as_tensor_operand(c, a), a)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad, None
+
+
+class Mul(_Op):
+    """z = a * b;  ∂z/∂a = b,  ∂z/∂b = a."""
+
+    node_name = "MulBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        ctx.shapes = (a.shape, b.shape)
+        return _binary(np.multiply, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        shape_a, shape_b = ctx.shapes
+        return (sum_to(grad * b, shape_a) if b is not None else None,
+                sum_to(grad * a, shape_b) if a is not None else None)
+
+
+class Div(_Op):
+    """z = a / b;  ∂z/∂a = 1/b,  ∂z/∂b = -a/b²."""
+
+    node_name = "DivBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad
+        ctx.save_for_backward(a if need_b else None, b)
+        ctx.shapes = (a.shape, b.shape)
+        return _binary(np.true_divide, a, b, float_result=True)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_a, need_b = ctx.needs_input_grad
+        a, b = ctx.saved_tensors
+        shape_a, shape_b = ctx.shapes
+        return (sum_to(grad / b, shape_a) if need_a else None,
+                sum_to(-grad * a / (b * b), shape_b) if need_b else None)
+
+
+class Neg(_Op):
+    """z = -a;  ∂z/∂a = -1."""
+
+    node_name = "NegBackward0"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.negative(a._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return -grad
+
+
+class Reciprocal(_Op):
+    """z = 1/a;  ∂z/∂a = -z²."""
+
+    node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        data = a._data if a._data.dtype.kind == "f" else a._data.astype(np.float32)
+        result = np.reciprocal(data)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return -grad * result * result
+
+
+class Pow(_Op):
+    """z = a ** p for a number p;  ∂z/∂a = p·a^(p-1)."""
+
+    node_name = "PowBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a, exponent):
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        data = a._data
+        if data.dtype.kind != "f" and isinstance(exponent, float):
+            data = data.astype(np.float32)
+        if data.dtype.kind in "iu" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return np.power(data, np.asarray(exponent, dtype=data.dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        p = ctx.exponent
+        if p == 0:
+            return grad * 0.0, None
+        return grad * (p * a ** (p - 1)), None
+
+
+class PowTensor(_Op):
+    """z = a ** b;  ∂z/∂a = b·a^(b-1),  ∂z/∂b = z·log(a) (0 where a = 0 and b ≥ 0)."""
+
+    node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        result = _binary(np.power, a, b)
+        ctx.save_for_backward(a, b, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minigrad.ops.combine import where
+        need_a, need_b = ctx.needs_input_grad
+        a, b, result = ctx.saved_tensors
+        shape_a, shape_b = ctx.shapes
+        grad_a = grad_b = None
+        if need_a:
+            grad_a = sum_to(grad * b * a ** (b - 1), shape_a)
+        if need_b:
+            safe = where((a == 0) & (b >= 0), 0.0, result * a.log())
+            grad_b = sum_to(grad * safe, shape_b)
+        return grad_a, grad_b
+
+
+class PowScalarBase(_Op):
+    """z = c ** b for a number c;  ∂z/∂b = z·log(c)."""
+
+    node_name = "PowBackward2"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, c, b):
+        ctx.base = c
+        data = b._data if b._data.dtype.kind == "f" else b._data.astype(np.float32)
+        result = np.power(np.asarray(c, dtype=data.dtype), data)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        if ctx.base == 0:
+            return None, grad * 0.0
+        return None, grad * result * float(np.log(ctx.base))
+
+
+def add(a, b, alpha=1):
+    if alpha != 1:
+        b = mul(b, alpha)
+    return Add.apply(a, as_tensor_operand(b, a))
+
+
+def sub(a, b, alpha=1):
+    if alpha != 1:
+        b = mul(b, alpha)
+    return Sub.apply(a, as_tensor_operand(b, a))
+
+
+def rsub(a, c):
+    """``c - a`` for a number ``c``."""
+    return Rsub.apply(a, c)
+
+
+def mul(a, b):
+    return Mul.apply(a, as_tensor_operand(b, a))
+
+
+def div(a, b):
+    return Div.apply(a, as_tensor_operand(b, a))
+
+
+def neg(a):
+    return Neg.apply(a)
+
+
+def reciprocal(a):
+    return Reciprocal.apply(a)
+
+
+def pow(a, exponent):  # noqa: A001 - PyTorch's name
+    from minigrad.tensor import Tensor
+    if isinstance(exponent, Tensor):
+        return PowTensor.apply(a, exponent)
+    return Pow.apply(a, exponent)
+
+
+def rpow(a, base):
+    """``base ** a`` for a number ``base``."""
+    return PowScalarBase.apply(base, a)

@@ -1,0 +1,3 @@
+"""combine ops (being written)."""
+
+__all__ = []

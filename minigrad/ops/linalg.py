@@ -1,0 +1,3 @@
+"""linalg ops (being written)."""
+
+__all__ = []

@@ -1,0 +1,308 @@
+"""Elementwise math: exp, log, trigonometry, activations, clamp and dtype casts."""
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+
+__all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Sqrt", "Abs", "Clamp",
+           "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "abs",
+           "clamp", "square", "log1p", "to_copy"]
+
+
+def _floating(a):
+    """The data of ``a`` as floats: integer tensors are promoted to float32 like PyTorch."""
+    data = a._data
+    return data if data.dtype.kind == "f" else data.astype(np.float32)
+
+
+def _quiet(func, data):
+    with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan, as in PyTorch
+        return func(data)
+
+
+class Exp(_Op):
+    """y = eˣ;  ∂y/∂x = y."""
+
+    node_name = "ExpBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = _quiet(np.exp, _floating(x))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return grad * result
+
+
+class Log(_Op):
+    """y = ln x;  ∂y/∂x = 1/x."""
+
+    node_name = "LogBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return _quiet(np.log, _floating(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / x
+
+
+class Log1p(_Op):
+    """y = ln(1 + x);  ∂y/∂x = 1/(1 + x)."""
+
+    node_name = "Log1PBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return _quiet(np.log1p, _floating(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad / (x + 1)
+
+
+class Sin(_Op):
+    """y = sin x;  ∂y/∂x = cos x."""
+
+    node_name = "SinBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.sin(_floating(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.cos()
+
+
+class Cos(_Op):
+    """y = cos x;  ∂y/∂x = -sin x."""
+
+    node_name = "CosBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.cos(_floating(x))
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * -x.sin()
+
+
+class Tanh(_Op):
+    """y = tanh x;  ∂y/∂x = 1 - y²."""
+
+    node_name = "TanhBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = np.tanh(_floating(x))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (1 - y * y)
+
+
+class Sigmoid(_Op):
+    """y = 1 / (1 + e⁻ˣ);  ∂y/∂x = y(1 - y)."""
+
+    node_name = "SigmoidBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        data = _floating(x)
+        with np.errstate(over="ignore"):
+            result = (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (y * (1 - y))
+
+
+class Relu(_Op):
+    """y = max(x, 0);  ∂y/∂x = 1 where y > 0, else 0."""
+
+    node_name = "ReluBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad * (y > 0)
+
+
+class Sqrt(_Op):
+    """y = √x;  ∂y/∂x = 1 / (2y)."""
+
+    node_name = "SqrtBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x):
+        result = _quiet(np.sqrt, _floating(x))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad / (2 * y)
+
+
+class Abs(_Op):
+    """y = |x|;  ∂y/∂x = sign(x) (0 at 0)."""
+
+    node_name = "AbsBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return np.abs(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * x.sign()
+
+
+class Sign(_Op):
+    """y = sign(x);  ∂y/∂x = 0."""
+
+    node_name = "SignBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.sign(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Clamp(_Op):
+    """y = min(max(x, lo), hi);  ∂y/∂x = 1 where lo ≤ x ≤ hi, else 0."""
+
+    node_name = "ClampBackward1"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        if lo is None and hi is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        ctx.save_for_backward(x)
+        ctx.bounds = (lo, hi)
+        return np.clip(x._data, lo, hi).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        mask = True
+        if lo is not None:
+            mask = x >= lo
+        if hi is not None:
+            mask = (x <= hi) if mask is True else mask & (x <= hi)
+        return grad * mask, None, None
+
+
+class ToCopy(_Op):
+    """y = x converted to another dtype;  ∂y/∂x = 1 (cast back)."""
+
+    node_name = "ToCopyBackward0"
+
+    @staticmethod
+    def forward(ctx, x, dtype):
+        ctx.source_dtype = x.dtype
+        return x._data.astype(dtype.numpy)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.to(ctx.source_dtype), None
+
+
+def exp(x):
+    return Exp.apply(x)
+
+
+def log(x):
+    return Log.apply(x)
+
+
+def log1p(x):
+    return Log1p.apply(x)
+
+
+def sin(x):
+    return Sin.apply(x)
+
+
+def cos(x):
+    return Cos.apply(x)
+
+
+def tanh(x):
+    return Tanh.apply(x)
+
+
+def sigmoid(x):
+    return Sigmoid.apply(x)
+
+
+def relu(x):
+    return Relu.apply(x)
+
+
+def sqrt(x):
+    return Sqrt.apply(x)
+
+
+def abs(x):  # noqa: A001 - PyTorch's name
+    return Abs.apply(x)
+
+
+def sign(x):
+    return Sign.apply(x)
+
+
+def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    return Clamp.apply(x, min, max)
+
+
+def square(x):
+    return x ** 2
+
+
+def to_copy(x, dtype):
+    return ToCopy.apply(x, dtype)

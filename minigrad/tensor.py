@@ -1,0 +1,620 @@
+"""``Tensor``: a NumPy array plus what autograd needs to know about it.
+
+Arithmetic and the other differentiable methods are thin: each calls one op of ``minigrad.ops``.
+"""
+
+import warnings
+import weakref
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad.autograd.node import AccumulateGrad, _add_hook
+from minigrad.grad_mode import state
+
+__all__ = ["Tensor", "Size"]
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information.")
+
+REQUIRES_GRAD_NON_LEAF = "you can only change requires_grad flags of leaf variables."
+REQUIRES_GRAD_NON_LEAF_FALSE = (
+    REQUIRES_GRAD_NON_LEAF + " If you want to use a computed variable in a subgraph that doesn't "
+    "require differentiation use var_no_grad = var.detach().")
+ONLY_FLOAT_GRAD = "only Tensors of floating point dtype can require gradients"
+
+
+class Size(tuple):
+    """The shape of a tensor: a tuple that prints as ``minigrad.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"minigrad.Size({list(self)})"
+
+    def numel(self):
+        return int(np.prod(self, dtype=np.int64))
+
+
+class Tensor:
+    """A multi-dimensional array that can record the operations applied to it.
+
+    Example:
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = (x * x).sum()
+        >>> y.backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
+
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_hooks",
+                 "_post_acc_hooks", "_version_counter", "_base", "_accumulator", "_uid",
+                 "__weakref__", "__dict__")
+
+    __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
+
+    def __init__(self, data=(), dtype=None, requires_grad=False):
+        from minigrad.factories import _to_array
+        self._init(_to_array(data, dtype or _dtype.float32), False, None, 0)
+        if requires_grad:
+            self.requires_grad = True
+
+    def _init(self, data, requires_grad, grad_fn, output_nr):
+        self._data = data
+        self._requires_grad = requires_grad
+        self.grad_fn = grad_fn
+        self._output_nr = output_nr
+        self._grad = None
+        self._hooks = None
+        self._post_acc_hooks = None
+        self._version_counter = [0]
+        self._base = None
+        self._accumulator = None
+        self._uid = None
+
+    @classmethod
+    def _make(cls, data, requires_grad=False, grad_fn=None, output_nr=0):
+        """Wrap an ndarray without copying it (the fast constructor ops use)."""
+        t = object.__new__(cls)
+        t._init(data, requires_grad, grad_fn, output_nr)
+        return t
+
+    # ---------------------------------------------------------------- data and metadata
+    @property
+    def data(self):
+        """The same values as a tensor outside autograd (shares memory, never records)."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    @property
+    def shape(self):
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        return self.shape if dim is None else self._data.shape[dim]
+
+    @property
+    def dtype(self):
+        return _dtype.to_dtype(self._data.dtype)
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    def dim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    def nelement(self):
+        return self._data.size
+
+    def element_size(self):
+        return self._data.itemsize
+
+    def is_floating_point(self):
+        return self._data.dtype.kind == "f"
+
+    @property
+    def device(self):
+        return "cpu"
+
+    @property
+    def is_cuda(self):
+        return False
+
+    def item(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def numpy(self):
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.numpy()
+        return array if dtype is None else array.astype(dtype)
+
+    @property
+    def _version(self):
+        return self._version_counter[0]
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self._data)
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data)
+
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        from minigrad._formatting import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0 and spec:
+            return format(self.item(), spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
+    # ---------------------------------------------------------------- dtype conversion
+    def to(self, *args, dtype=None, **kwargs):
+        """Convert to a dtype (devices other than the CPU are not simulated)."""
+        for a in args:
+            if isinstance(a, (_dtype.dtype, type)) or (isinstance(a, str) and a != "cpu"):
+                dtype = a
+            elif isinstance(a, Tensor):
+                dtype = a.dtype
+        if dtype is None or _dtype.to_dtype(dtype).numpy == self._data.dtype:
+            return self
+        from minigrad.ops.pointwise import ToCopy
+        return ToCopy.apply(self, _dtype.to_dtype(dtype))
+
+    def cpu(self):
+        return self
+
+    def float(self):
+        return self.to(_dtype.float32)
+
+    def double(self):
+        return self.to(_dtype.float64)
+
+    def long(self):
+        return self.to(_dtype.int64)
+
+    def int(self):
+        return self.to(_dtype.int32)
+
+    def bool(self):
+        return self.to(_dtype.bool)
+
+    def half(self):
+        return self.to(_dtype.float16)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    # ---------------------------------------------------------------- autograd state
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
+        if value and self._data.dtype.kind != "f":
+            raise RuntimeError(ONLY_FLOAT_GRAD)
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        if self.grad_fn is not None and self._grad is None and not self.retains_grad:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
+                                f"type {type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError(f"assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        fn = self.grad_fn
+        if fn is None or fn._retained is None:
+            return False
+        ref = fn._retained.get(self._output_nr)
+        return ref is not None and ref() is self
+
+    def retain_grad(self):
+        """Keep ``.grad`` for this non-leaf tensor after backward (no-op on leaves)."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is None:
+            return
+        if self.grad_fn._retained is None:
+            self.grad_fn._retained = {}
+        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook):
+        """``hook(grad) -> Tensor or None`` runs each time the gradient of this tensor is
+        computed; a returned tensor replaces the gradient. Returns a removable handle."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = {}
+        return _add_hook(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """``hook(tensor)`` runs right after backward has accumulated into ``tensor.grad``."""
+        if self.grad_fn is not None:
+            raise RuntimeError(
+                "post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = {}
+        return _add_hook(self._post_acc_hooks, hook)
+
+    def _grad_accumulator(self):
+        """The AccumulateGrad node of this leaf: one per tensor while any graph holds it."""
+        node = self._accumulator() if self._accumulator is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._accumulator = weakref.ref(node)
+        return node
+
+    def detach(self):
+        """A tensor sharing this one's data, cut off from the graph (a leaf, no grad)."""
+        out = Tensor._make(self._data)
+        out._version_counter = self._version_counter
+        return out
+
+    def detach_(self):
+        if self._base is not None and self.grad_fn is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        return self
+
+    def _alias(self):
+        out = Tensor._make(self._data)
+        out._version_counter = self._version_counter
+        return out
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor with respect to the graph leaves.
+
+        ``gradient`` is the vector of the vector-Jacobian product (needed for non-scalars).
+        """
+        from minigrad.autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def _bump_version(self):
+        self._version_counter[0] += 1
+
+    # ---------------------------------------------------------------- operators
+    def __add__(self, other):
+        return ops.add(self, other)
+
+    def __radd__(self, other):
+        return ops.add(self, other)
+
+    def __sub__(self, other):
+        return ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return ops.rsub(self, other)
+
+    def __mul__(self, other):
+        return ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return ops.mul(self, other)
+
+    def __truediv__(self, other):
+        return ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        return ops.reciprocal(self) * other
+
+    def __neg__(self):
+        return ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __pow__(self, exponent):
+        return ops.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return ops.rpow(self, base)
+
+    def __matmul__(self, other):
+        return ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return ops.matmul(other, self)
+
+    def __abs__(self):
+        return ops.abs(self)
+
+    def __getitem__(self, index):
+        return ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        ops.setitem(self, index, value)
+
+    def __eq__(self, other):
+        return ops.eq(self, other)
+
+    def __ne__(self, other):
+        return ops.ne(self, other)
+
+    def __lt__(self, other):
+        return ops.lt(self, other)
+
+    def __le__(self, other):
+        return ops.le(self, other)
+
+    def __gt__(self, other):
+        return ops.gt(self, other)
+
+    def __ge__(self, other):
+        return ops.ge(self, other)
+
+    def __and__(self, other):
+        return ops.logical_and(self, other)
+
+    def __or__(self, other):
+        return ops.logical_or(self, other)
+
+    def __xor__(self, other):
+        return ops.logical_xor(self, other)
+
+    def __invert__(self):
+        return ops.logical_not(self)
+
+    # ---------------------------------------------------------------- math methods
+    def add(self, other, alpha=1):
+        return ops.add(self, other, alpha=alpha)
+
+    def sub(self, other, alpha=1):
+        return ops.sub(self, other, alpha=alpha)
+
+    def mul(self, other):
+        return ops.mul(self, other)
+
+    def div(self, other):
+        return ops.div(self, other)
+
+    def neg(self):
+        return ops.neg(self)
+
+    def pow(self, exponent):
+        return ops.pow(self, exponent)
+
+    def reciprocal(self):
+        return ops.reciprocal(self)
+
+    def square(self):
+        return ops.square(self)
+
+    def exp(self):
+        return ops.exp(self)
+
+    def log(self):
+        return ops.log(self)
+
+    def log1p(self):
+        return ops.log1p(self)
+
+    def sin(self):
+        return ops.sin(self)
+
+    def cos(self):
+        return ops.cos(self)
+
+    def tanh(self):
+        return ops.tanh(self)
+
+    def sigmoid(self):
+        return ops.sigmoid(self)
+
+    def relu(self):
+        return ops.relu(self)
+
+    def sqrt(self):
+        return ops.sqrt(self)
+
+    def abs(self):
+        return ops.abs(self)
+
+    def sign(self):
+        return ops.sign(self)
+
+    def clamp(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+        return ops.clamp(self, min, max)
+
+    clip = clamp
+
+    def matmul(self, other):
+        return ops.matmul(self, other)
+
+    def mm(self, other):
+        return ops.mm(self, other)
+
+    def dot(self, other):
+        return ops.dot(self, other)
+
+    def sum(self, dim=None, keepdim=False, dtype=None):
+        return ops.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim=None, keepdim=False, dtype=None):
+        return ops.mean(self, dim, keepdim, dtype=dtype)
+
+    def max(self, dim=None, keepdim=False):
+        return ops.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return ops.min(self, dim, keepdim)
+
+    def argmax(self, dim=None, keepdim=False):
+        return ops.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return ops.argmin(self, dim, keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return ops.logsumexp(self, dim, keepdim)
+
+    def softmax(self, dim):
+        return ops.softmax(self, dim)
+
+    def log_softmax(self, dim):
+        return ops.log_softmax(self, dim)
+
+    # ---------------------------------------------------------------- shape methods
+    def view(self, *shape):
+        return ops.view(self, *shape)
+
+    def view_as(self, other):
+        return ops.view(self, other.shape)
+
+    def reshape(self, *shape):
+        return ops.reshape(self, *shape)
+
+    def reshape_as(self, other):
+        return ops.reshape(self, other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return ops.flatten(self, start_dim, end_dim)
+
+    def transpose(self, dim0, dim1):
+        return ops.transpose(self, dim0, dim1)
+
+    def t(self):
+        return ops.t(self)
+
+    @property
+    def T(self):
+        return ops.permute(self, tuple(reversed(range(self.ndim))))
+
+    @property
+    def mT(self):
+        return ops.transpose(self, -2, -1)
+
+    def permute(self, *dims):
+        return ops.permute(self, *dims)
+
+    def squeeze(self, dim=None):
+        return ops.squeeze(self, dim)
+
+    def unsqueeze(self, dim):
+        return ops.unsqueeze(self, dim)
+
+    def expand(self, *shape):
+        return ops.expand(self, *shape)
+
+    def expand_as(self, other):
+        return ops.expand(self, other.shape)
+
+    def contiguous(self):
+        return self
+
+    def clone(self):
+        return ops.clone(self)
+
+    def chunk(self, chunks, dim=0):
+        return ops.chunk(self, chunks, dim)
+
+    def split(self, split_size, dim=0):
+        return ops.split(self, split_size, dim)
+
+    def unbind(self, dim=0):
+        return ops.unbind(self, dim)
+
+    def masked_fill(self, mask, value):
+        return ops.masked_fill(self, mask, value)
+
+    # ---------------------------------------------------------------- comparisons
+    def eq(self, other):
+        return ops.eq(self, other)
+
+    def ne(self, other):
+        return ops.ne(self, other)
+
+    def lt(self, other):
+        return ops.lt(self, other)
+
+    def le(self, other):
+        return ops.le(self, other)
+
+    def gt(self, other):
+        return ops.gt(self, other)
+
+    def ge(self, other):
+        return ops.ge(self, other)
+
+    def all(self):
+        return ops.all(self)
+
+    def any(self):
+        return ops.any(self)
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08):
+        return ops.allclose(self, other, rtol, atol)
+
+    def equal(self, other):
+        return ops.equal(self, other)
+
+
+from minigrad import ops  # noqa: E402 - ops import Tensor from this module
