@@ -189,7 +189,8 @@ class Node:
     def release_variables(self):
         if self._saved is not None:
             for saved in self._saved:
-                saved.release()
+                if saved is not None:
+                    saved.release()
 
     def __getattr__(self, name):
         if name.startswith("_saved_"):
