@@ -617,4 +617,68 @@ class Tensor:
         return ops.equal(self, other)
 
 
+    # ---------------------------------------------------------------- in-place methods
+    def add_(self, other, alpha=1):
+        return ops.add_(self, other, alpha)
+
+    def sub_(self, other, alpha=1):
+        return ops.sub_(self, other, alpha)
+
+    def mul_(self, other):
+        return ops.mul_(self, other)
+
+    def div_(self, other):
+        return ops.div_(self, other)
+
+    def pow_(self, exponent):
+        return ops.pow_(self, exponent)
+
+    def neg_(self):
+        return ops.neg_(self)
+
+    def zero_(self):
+        return ops.zero_(self)
+
+    def fill_(self, value):
+        return ops.fill_(self, value)
+
+    def copy_(self, src):
+        return ops.copy_(self, src)
+
+    def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
+        return ops.clamp_(self, min, max)
+
+    def relu_(self):
+        return ops.relu_(self)
+
+    def exp_(self):
+        return ops.exp_(self)
+
+    def log_(self):
+        return ops.log_(self)
+
+    def sigmoid_(self):
+        return ops.sigmoid_(self)
+
+    def tanh_(self):
+        return ops.tanh_(self)
+
+    def sqrt_(self):
+        return ops.sqrt_(self)
+
+    def abs_(self):
+        return ops.abs_(self)
+
+    def __iadd__(self, other):
+        return ops.add_(self, other)
+
+    def __isub__(self, other):
+        return ops.sub_(self, other)
+
+    def __imul__(self, other):
+        return ops.mul_(self, other)
+
+    def __itruediv__(self, other):
+        return ops.div_(self, other)
+
 from minigrad import ops  # noqa: E402 - ops import Tensor from this module

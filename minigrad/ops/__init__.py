@@ -13,3 +13,4 @@ from minigrad.ops.linalg import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
+from minigrad.ops.inplace import *  # noqa: F403

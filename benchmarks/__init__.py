@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m benchmarks`` times minigrad beside PyTorch, micrograd and NumPy."""

@@ -1,0 +1,180 @@
+"""In-place ops (``add_``, ``mul_``, ``zero_``, ``x -= y``, …) and their autograd rules.
+
+An in-place op computes the out-of-place result, writes it into the tensor's own memory (so
+views and aliases see it), bumps the version counter shared with them, and — when autograd is
+recording — moves the tensor's history onto the op's node, as PyTorch does: after ``y.mul_(2)``,
+``y.grad_fn`` is a ``MulBackward0`` whose edge leads to y's previous ``grad_fn``.
+"""
+
+import weakref
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+from minigrad.grad_mode import no_grad, state
+from minigrad.ops import arithmetic, pointwise
+from minigrad.ops._util import sum_to
+from minigrad.tensor import Tensor
+
+__all__ = ["inplace", "Zero", "Fill", "Copy", "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE"]
+
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
+                        "in-place operation.")
+OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
+               "a single memory location. Please clone() the tensor before performing the "
+               "operation.")
+
+
+class Zero(_Op):
+    """y = 0;  ∂y/∂x = 0."""
+
+    node_name = "ZeroBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        return np.zeros_like(x._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0
+
+
+class Fill(_Op):
+    """y = v everywhere;  ∂y/∂x = 0."""
+
+    node_name = "FillBackward2"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        return np.full_like(x._data, value)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 0, None
+
+
+class Copy(_Op):
+    """y = src (broadcast to x's shape);  ∂y/∂x = 0,  ∂y/∂src = grad summed to src's shape."""
+
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, x, src):
+        ctx.src_shape, ctx.src_dtype = src.shape, src.dtype
+        return np.broadcast_to(src._data, x.shape).astype(x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_x, need_src = ctx.needs_input_grad
+        return (grad * 0 if need_x else None,
+                sum_to(grad, ctx.src_shape).to(ctx.src_dtype) if need_src else None)
+
+
+def _check_inplace(x):
+    if not (state.grad_enabled and x._requires_grad):
+        return
+    if x.grad_fn is None:
+        raise RuntimeError(LEAF_INPLACE)
+    base = x._base
+    if base is not None and base.grad_fn is None and base._requires_grad:
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+
+
+def _write(x, result):
+    """Copy ``result`` into x's memory, with PyTorch's checks on shape and dtype."""
+    data = result._data
+    if data.shape != x._data.shape:
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+                           f"{list(np.broadcast_shapes(data.shape, x._data.shape))}")
+    if not np.can_cast(data.dtype, x._data.dtype, "same_kind"):
+        raise RuntimeError(f"result type {result.dtype.tensor_type[:-6]} can't be cast to the "
+                           f"desired output type {x.dtype.tensor_type[:-6]}")
+    if not x._data.flags.writeable:
+        raise RuntimeError(OVERLAPPING)
+    np.copyto(x._data, data, casting="same_kind")
+    x._version_counter[0] += 1
+
+
+def inplace(x, compute, *args):
+    """``x ← compute(x, *args)`` in x's memory; returns x.
+
+    When autograd records the op, the node saves a copy of x's old values (PyTorch saves a
+    clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
+    """
+    _check_inplace(x)
+    recording = state.grad_enabled and (x._requires_grad or any(
+        isinstance(a, Tensor) and a._requires_grad for a in args))
+    if not recording:
+        with no_grad():
+            _write(x, compute(x, *args))
+        return x
+    before = Tensor._make(x._data.copy(), x._requires_grad, x.grad_fn, x._output_nr)
+    out = compute(before, *args)
+    _write(x, out)
+    node = out.grad_fn
+    x.grad_fn, x._output_nr, x._requires_grad = node, out._output_nr, True
+    node._output_refs = (weakref.ref(x),)
+    for saved in node._saved or ():
+        if saved is not None and saved.is_output:
+            saved.data, saved.weak = x._data, weakref.ref(x)
+            saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
+    return x
+
+
+# The in-place forms, as used by Tensor methods.
+def add_(x, other, alpha=1):
+    return inplace(x, arithmetic.add, other, alpha)
+
+
+def sub_(x, other, alpha=1):
+    return inplace(x, arithmetic.sub, other, alpha)
+
+
+def mul_(x, other):
+    return inplace(x, arithmetic.mul, other)
+
+
+def div_(x, other):
+    return inplace(x, arithmetic.div, other)
+
+
+def pow_(x, exponent):
+    return inplace(x, arithmetic.pow, exponent)
+
+
+def neg_(x):
+    return inplace(x, arithmetic.neg)
+
+
+def zero_(x):
+    return inplace(x, Zero.apply)
+
+
+def fill_(x, value):
+    return inplace(x, Fill.apply, value.item() if isinstance(value, Tensor) else value)
+
+
+def copy_(x, src):
+    from minigrad.ops._util import as_tensor_operand
+    return inplace(x, Copy.apply, as_tensor_operand(src, x))
+
+
+def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    return inplace(x, pointwise.clamp, min, max)
+
+
+def _unary(func):
+    return lambda x: inplace(x, func)
+
+
+relu_ = _unary(pointwise.relu)
+exp_ = _unary(pointwise.exp)
+log_ = _unary(pointwise.log)
+sigmoid_ = _unary(pointwise.sigmoid)
+tanh_ = _unary(pointwise.tanh)
+sqrt_ = _unary(pointwise.sqrt)
+abs_ = _unary(pointwise.abs)
+
+__all__ += ["add_", "sub_", "mul_", "div_", "pow_", "neg_", "zero_", "fill_", "copy_", "clamp_",
+            "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_"]
