@@ -37,7 +37,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     graph_root, root_grads = _graph_root(roots, grads)
     dependencies = _count_dependencies(graph_root)
     needed, captures = (_plan(graph_root, inputs, accumulate_grad) if inputs is not None
-                        else (None, None))
+                        else (None, {}))
     captured = [None] * len(inputs) if inputs is not None else None
     if notify:
         notify("backward_started", pass_id=pass_id, api=api, roots=tuple(roots),
@@ -54,6 +54,12 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     state.grad_enabled, observe.current_pass = create_graph, pass_id
 
     def make_ready(n):
+        # Like PyTorch, a node that neither leads to ``inputs`` nor captures one never runs.
+        if needed is not None and not needed[n] and n not in captures:
+            buffers.pop(n, None)
+            if notify:
+                notify("node_skipped", pass_id=pass_id, node=n)
+            return
         heapq.heappush(ready, (-n._seq, next(order), n))
         if notify:
             notify("node_ready", pass_id=pass_id, node=n, queue=_queue(ready))
@@ -66,20 +72,17 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             if notify:
                 notify("node_started", pass_id=pass_id, node=node, grads=tuple(grads_in),
                        queue=_queue(ready))
-            if needed is not None and not needed.get(node, False):
+            if needed is not None and not needed[node]:
+                # Only here to capture a gradient of ``inputs``: tensor hooks, then capture.
                 grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
                 _capture(node, grads_in, captures, captured, notify, pass_id)
-                if notify and node not in captures:
-                    notify("node_skipped", pass_id=pass_id, node=node)
                 continue
-            if captures:
-                _capture(node, grads_in, captures, captured, notify, pass_id)
+            _capture(node, grads_in, captures, captured, notify, pass_id)
             grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
             grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
             if isinstance(node, AccumulateGrad):
                 journal.remember(node.variable)
-            grads_out = node.apply(tuple(grads_in))
-            grads_out = _validate(node, grads_out)
+            grads_out = _validate(node, node.apply(tuple(grads_in)))
             if notify:
                 notify("node_ran", pass_id=pass_id, node=node, grads_in=tuple(grads_in),
                        grads_out=tuple(grads_out))
@@ -105,6 +108,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                                pending=dependencies[next_node])
                 if dependencies[next_node] == 0:
                     make_ready(next_node)
+        node = None
     except BaseException as error:
         journal.rollback()
         if notify:

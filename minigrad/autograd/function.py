@@ -90,6 +90,11 @@ class BackwardNode(FunctionCtx, Node):
     def __getattr__(self, name):
         return Node.__getattr__(self, name)
 
+    def __repr__(self):
+        if issubclass(self._forward_cls, _Op):
+            return Node.__repr__(self)
+        return f"<minigrad.autograd.function.{type(self).__name__} object at {id(self):#x}>"
+
 
 class Function:
     """Base class of differentiable operations: subclass it, write ``forward`` and ``backward``.
@@ -145,19 +150,29 @@ class Function:
         single = not isinstance(outputs, tuple)
         if single:
             outputs = (outputs,)
-        if not record:
+        if record:
+            result = _link(ctx, args, outputs, Tensor)
+        else:
             result = tuple(_as_tensor(o, Tensor) for o in outputs)
-            return result[0] if single else result
-        result = _link(ctx, args, outputs, Tensor)
+        if cls.is_view:
+            _mark_views(args[0], result)
         return result[0] if single else result
 
     _forward_on_arrays = False
+    is_view = False      # outputs share memory and the version counter with the first input
 
 
 class _Op(Function):
     """Base of minigrad's built-in ops: ``forward`` gets tensors and returns NumPy arrays."""
 
     _forward_on_arrays = True
+
+
+def _mark_views(source, outputs):
+    """Views share their base's version counter: an in-place change to one is seen by all."""
+    base = source._base if source._base is not None else source
+    for out in outputs:
+        out._base, out._version_counter = base, base._version_counter
 
 
 def _as_tensor(value, Tensor):
@@ -191,7 +206,12 @@ def _link(ctx, args, outputs, Tensor):
             if any(out is d for d in non_diff):
                 result.append(out)
                 continue
-            if out.grad_fn is not None or out._requires_grad or any(out is a for a in args):
+            if any(out is d for d in ctx._dirty):
+                if out.grad_fn is None and out._requires_grad:
+                    raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                                       "in-place operation.")
+                out._version_counter[0] += 1
+            elif out.grad_fn is not None or out._requires_grad or any(out is a for a in args):
                 out = out._alias()
             data = out._data
         else:

@@ -6,6 +6,7 @@ are reached through an ``AccumulateGrad`` node, which writes ``.grad``.
 """
 
 import itertools
+import re
 import weakref
 
 from minigrad.autograd import observe
@@ -108,14 +109,16 @@ def _modified_inplace_message(saved, node):
     shape, tensor_type = list(data.shape), to_dtype(data.dtype).tensor_type
     producer = node if saved.is_output else (saved.tensor.grad_fn if saved.tensor is not None
                                              else None)
-    where = f", which is output {saved.output_nr} of {producer.name()}," if producer else ""
+    # PyTorch names the forward op here: "MulBackward0" -> "Mul".
+    op_name = re.sub(r"Backward\d*$", "", producer.name()) if producer else ""
+    where = f", which is output {saved.output_nr} of {op_name}," if producer else ""
     if autograd.anomaly_mode.enabled:
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. "
                 "Good luck!")
     else:
         hint = ("Hint: enable anomaly detection to find the operation that failed to compute its "
-                "gradient, with minigrad.autograd.set_detect_anomaly(True).")
+                "gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).")
     return ("one of the variables needed for gradient computation has been modified by an "
             f"inplace operation: [minigrad.{tensor_type} {shape}]{where} is at version "
             f"{saved.version_counter[0]}; expected version {saved.version} instead. {hint}")

@@ -1,3 +1,213 @@
-"""compare ops (being written)."""
+"""Comparisons and logic: ``== != < <= > >=``, logical and bitwise ops, NaN tests, ``allclose``,
+``equal``, and the differentiable elementwise ``maximum``/``minimum``.
 
-__all__ = []
+Comparison results are bool tensors outside the graph: they never require grad, as in PyTorch.
+"""
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+from minigrad.ops._util import as_tensor_operand, result_dtype, sum_to
+from minigrad.tensor import Tensor
+
+__all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
+           "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
+           "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
+           "isinf", "isfinite", "allclose", "isclose", "equal", "maximum", "minimum"]
+
+
+def _operand(op, a, b):
+    """``b`` as a tensor, or PyTorch's TypeError for an operand that is neither tensor nor number."""
+    try:
+        return as_tensor_operand(b, a)
+    except TypeError:
+        raise TypeError(
+            f"{op}() received an invalid combination of arguments - got (Tensor, "
+            f"{type(b).__name__}), but expected one of:\n"
+            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+            " * (Tensor input, Number other, *, Tensor out = None)\n") from None
+
+
+def _broadcast(ufunc, a, b):
+    from minigrad.ops.arithmetic import broadcast_error
+    try:
+        with np.errstate(invalid="ignore"):
+            return ufunc(a._data, b._data)
+    except ValueError:
+        raise broadcast_error(a, b) from None
+
+
+def _bool_result(data):
+    return Tensor._make(np.asarray(data, dtype=np.bool_))
+
+
+def _comparison(op, ufunc):
+    def compare(a, b):
+        return _bool_result(_broadcast(ufunc, a, _operand(op, a, b)))
+    compare.__name__ = compare.__qualname__ = op
+    compare.__doc__ = f"Elementwise ``{op}`` with broadcasting: a bool tensor that never requires grad."
+    return compare
+
+
+eq = _comparison("eq", np.equal)
+ne = _comparison("ne", np.not_equal)
+lt = _comparison("lt", np.less)
+le = _comparison("le", np.less_equal)
+gt = _comparison("gt", np.greater)
+ge = _comparison("ge", np.greater_equal)
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+
+def _logical(op, ufunc):
+    def logical(a, b):
+        return _bool_result(_broadcast(ufunc, a, _operand(op, a, b)))
+    logical.__name__ = logical.__qualname__ = op
+    logical.__doc__ = f"Elementwise ``{op}`` on truth values (non-zero is True): a bool tensor."
+    return logical
+
+
+logical_and = _logical("logical_and", np.logical_and)
+logical_or = _logical("logical_or", np.logical_or)
+logical_xor = _logical("logical_xor", np.logical_xor)
+
+
+def logical_not(a):
+    """Elementwise NOT on truth values (non-zero is True): a bool tensor."""
+    return _bool_result(np.logical_not(a._data))
+
+
+def _check_integral(op, *tensors):
+    for t in tensors:
+        if t._data.dtype.kind not in "biu":
+            raise NotImplementedError(
+                f"\"{op}_cpu\" not implemented for '{t.dtype.tensor_type[:-6]}'")
+
+
+def _bitwise(op, ufunc):
+    def bitwise(a, b):
+        b = _operand(op, a, b)
+        _check_integral(op, a, b)
+        out = _broadcast(ufunc, a, b)
+        return Tensor._make(np.asarray(out, dtype=result_dtype(a, b)))
+    bitwise.__name__ = bitwise.__qualname__ = op
+    bitwise.__doc__ = f"Elementwise ``{op}`` of integer or bool tensors (``&``, ``|``, ``^``)."
+    return bitwise
+
+
+bitwise_and = _bitwise("bitwise_and", np.bitwise_and)
+bitwise_or = _bitwise("bitwise_or", np.bitwise_or)
+bitwise_xor = _bitwise("bitwise_xor", np.bitwise_xor)
+
+
+def bitwise_not(a):
+    """Elementwise NOT of the bits of an integer tensor; logical NOT of a bool tensor (``~``)."""
+    _check_integral("bitwise_not", a)
+    return Tensor._make(np.invert(a._data))
+
+
+def isnan(a):
+    """True where ``a`` is NaN."""
+    return _bool_result(np.isnan(a._data) if a._data.dtype.kind == "f"
+                        else np.zeros(a.shape, np.bool_))
+
+
+def isinf(a):
+    """True where ``a`` is +inf or -inf."""
+    return _bool_result(np.isinf(a._data) if a._data.dtype.kind == "f"
+                        else np.zeros(a.shape, np.bool_))
+
+
+def isfinite(a):
+    """True where ``a`` is neither NaN nor infinite."""
+    return _bool_result(np.isfinite(a._data) if a._data.dtype.kind == "f"
+                        else np.ones(a.shape, np.bool_))
+
+
+def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True where ``|a - b| <= atol + rtol * |b|`` (elementwise)."""
+    b = _operand("isclose", a, b)
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"{a.dtype.tensor_type[:-6]} did not match {b.dtype.tensor_type[:-6]}")
+    _broadcast(np.add, a, b)  # PyTorch's message when the shapes do not broadcast
+    return _bool_result(np.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Whether ``|a - b| <= atol + rtol * |b|`` holds everywhere: a Python bool.
+
+    Example:
+        >>> minigrad.allclose(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 2.0 + 1e-9]))
+        True
+    """
+    return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+
+
+def equal(a, b):
+    """Whether ``a`` and ``b`` have the same shape and the same values: a Python bool."""
+    return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
+
+
+def _check_tensor(op, other):
+    if not isinstance(other, Tensor):
+        raise TypeError(f"{op}(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
+
+
+class Maximum(_Op):
+    """z = max(a, b) elementwise;  ∂z/∂a = 1 where a > b, ½ where a = b, else 0 (b likewise)."""
+
+    node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.shapes = (a.shape, b.shape)
+        out = _broadcast(np.maximum, a, b)
+        return out.astype(result_dtype(a, b), copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return _split(ctx, grad, gt(a, b), eq(a, b))
+
+
+class Minimum(_Op):
+    """z = min(a, b) elementwise;  ∂z/∂a = 1 where a < b, ½ where a = b, else 0 (b likewise)."""
+
+    node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.shapes = (a.shape, b.shape)
+        out = _broadcast(np.minimum, a, b)
+        return out.astype(result_dtype(a, b), copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return _split(ctx, grad, lt(a, b), eq(a, b))
+
+
+def _split(ctx, grad, a_wins, tie):
+    """The gradient to each side: all of it to the winner, half of it to each side of a tie."""
+    need_a, need_b = ctx.needs_input_grad
+    shape_a, shape_b = ctx.shapes
+    half = grad * tie * 0.5
+    return (sum_to(grad * a_wins + half, shape_a) if need_a else None,
+            sum_to(grad * logical_not(logical_or(a_wins, tie)) + half, shape_b)
+            if need_b else None)
+
+
+def maximum(a, b):
+    """The elementwise maximum of two tensors (NaN wins), with broadcasting."""
+    _check_tensor("maximum", b)
+    return Maximum.apply(a, b)
+
+
+def minimum(a, b):
+    """The elementwise minimum of two tensors (NaN wins), with broadcasting."""
+    _check_tensor("minimum", b)
+    return Minimum.apply(a, b)

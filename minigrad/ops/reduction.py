@@ -1,16 +1,35 @@
-"""Reductions: sum and mean over the whole tensor or over dimensions."""
+"""Reductions: sum, mean, prod, var/std, max/min (values, or values and indices), amax/amin,
+argmax/argmin, all/any, over the whole tensor or over dimensions."""
+
+import collections
+import warnings
 
 import numpy as np
 
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim
+from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum, ne
+from minigrad.tensor import Tensor
 
-__all__ = ["Sum", "SumDim", "Mean", "MeanDim", "sum", "mean"]
+__all__ = ["Sum", "SumDim", "Mean", "MeanDim", "Max", "Min", "MaxDim", "MinDim", "Amax", "Amin",
+           "Prod", "ProdDim", "Var", "Std", "sum", "mean", "max", "min", "amax", "amin", "argmax",
+           "argmin", "prod", "var", "std", "all", "any"]
 
 
 def _dims(dim, ndim):
     dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    return tuple(sorted(normalize_dim(d, ndim) for d in dims))
+    dims = tuple(normalize_dim(d, ndim) for d in dims)
+    for d in dims:
+        if dims.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return tuple(sorted(dims))
+
+
+def _all_dims(dim, ndim):
+    """The dims to reduce: all of them for None or an empty tuple."""
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        return tuple(range(ndim))
+    return _dims(dim, ndim)
 
 
 def _unsqueeze_to(grad, dims, keepdim):

@@ -1,0 +1,195 @@
+"""Custom ``autograd.Function``: the same contract as PyTorch's, checked against torch."""
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def _scale_fn(lib):
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_backward(x)
+            ctx.k = k
+            ctx.seen_needs = ctx.needs_input_grad
+            return x * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * ctx.k, None
+    return Scale
+
+
+def test_custom_function_node_name_and_grad(torch):
+    for lib in (minigrad, torch):
+        Scale = _scale_fn(lib)
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = Scale.apply(x, 3)
+        assert type(y.grad_fn).__name__ == "ScaleBackward"
+        assert y.grad_fn.name() == "ScaleBackward"
+        assert len(y.grad_fn.next_functions) == 1
+        assert y.grad_fn.needs_input_grad == (True, False)
+        y.sum().backward()
+        assert x.grad.tolist() == [3.0, 3.0]
+        assert repr(y).startswith("tensor([3., 6.], grad_fn=<ScaleBackward>")
+
+
+def test_wrong_number_of_gradients(torch):
+    messages = []
+    for lib in (minigrad, torch):
+        class Short(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k):
+                return x * k
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None, None, grad
+
+        x = lib.tensor([1.0], requires_grad=True)
+        with pytest.raises(RuntimeError) as info:
+            Short.apply(x, 2).sum().backward()
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_wrong_gradient_shape(torch):
+    messages = []
+    for lib in (minigrad, torch):
+        class Bad(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return lib.ones(5)
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with pytest.raises(RuntimeError) as info:
+            Bad.apply(x).sum().backward()
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+
+
+def test_non_differentiable_and_materialized_grads(torch):
+    results = []
+    for lib in (minigrad, torch):
+        seen = []
+
+        class Two(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                a, b = x * 2, x * 3
+                ctx.mark_non_differentiable(b)
+                return a, b
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                seen.append(gb.tolist())
+                return ga * 2
+
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        a, b = Two.apply(x)
+        a.sum().backward()
+        results.append((a.requires_grad, b.requires_grad, b.grad_fn is None, seen,
+                        x.grad.tolist()))
+    assert results[0] == results[1]
+
+
+def test_set_materialize_grads_false_passes_none(torch):
+    results = []
+    for lib in (minigrad, torch):
+        seen = []
+
+        class Pair(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(False)
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                seen.append(gb is None)
+                return ga * 2
+
+        x = lib.tensor([1.0], requires_grad=True)
+        first, _ = Pair.apply(x)
+        first.sum().backward()
+        results.append((seen, x.grad.tolist()))
+    assert results[0] == results[1]
+
+
+def test_mark_dirty(torch):
+    results = []
+    for lib in (minigrad, torch):
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2
+
+        leaf = lib.tensor([1.0, 2.0], requires_grad=True)
+        c = leaf * 1
+        d = Double.apply(c)
+        d.sum().backward()
+        with pytest.raises(RuntimeError) as info:
+            Double.apply(lib.tensor([1.0], requires_grad=True))
+        results.append((d is c, type(c.grad_fn).__name__, c._version, leaf.grad.tolist(),
+                        str(info.value)))
+    assert results[0] == results[1]
+
+
+def test_returning_an_input_gives_a_new_tensor(torch):
+    results = []
+    for lib in (minigrad, torch):
+        class Same(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+
+        c = lib.tensor([1.0], requires_grad=True) * 1
+        e = Same.apply(c)
+        results.append((e is c, type(e.grad_fn).__name__))
+    assert results[0] == results[1]
+
+
+def test_no_graph_when_nothing_requires_grad():
+    Scale = _scale_fn(minigrad)
+    y = Scale.apply(minigrad.tensor([1.0]), 2)
+    assert y.grad_fn is None and not y.requires_grad
+    with minigrad.no_grad():
+        y = Scale.apply(minigrad.tensor([1.0], requires_grad=True), 2)
+    assert y.grad_fn is None
+
+
+def test_custom_relu_with_masked_assignment():
+    class MyReLU(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.clamp(min=0)
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            g = grad.clone()
+            g[x < 0] = 0
+            return g
+
+    x = minigrad.tensor([-1.0, 2.0, -0.5], requires_grad=True)
+    y = MyReLU.apply(x)
+    y.backward(minigrad.ones(3))
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 0.0])
+    assert y.grad_fn.name() == "MyReLUBackward"
