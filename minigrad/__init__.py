@@ -4,6 +4,8 @@
 reported to observers, which ``minigrad.graph`` turns into snapshots and recordings.
 """
 
+import sys as _sys
+
 from minigrad import autograd, ops
 from minigrad._dtype import (
     bool,
@@ -60,15 +62,19 @@ from minigrad.tensor import Size, Tensor
 __version__ = "0.1.0"
 
 
+from minigrad.autograd import graph  # noqa: E402 - minigrad.graph is the same module
+
+_sys.modules["minigrad.graph"] = graph
+
+
 def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
 def __getattr__(name):
     import importlib
-    if name in ("nn", "optim", "graph"):
-        module = importlib.import_module(
-            "minigrad.autograd.graph" if name == "graph" else f"minigrad.{name}")
+    if name in ("nn", "optim"):
+        module = importlib.import_module(f"minigrad.{name}")
         globals()[name] = module
         return module
     raise AttributeError(f"module 'minigrad' has no attribute '{name}'")

@@ -118,7 +118,7 @@ def check_dtype(spec, func="tensor"):
     """
     if isinstance(spec, dtype):
         return spec
-    if spec in _PYTHON_TYPES:
+    if isinstance(spec, type) and spec in _PYTHON_TYPES:
         return _PYTHON_TYPES[spec]
     raise TypeError(f"{func}(): argument 'dtype' must be minigrad.dtype, not "
                     f"{type(spec).__name__}")

@@ -86,17 +86,17 @@ class _Formatter:
             self.width = max([len(str(v)) for v in values.tolist()] + [1])
             return
         shown = values[np.isfinite(values) & (values != 0)]
-        if shown.size:
+        if shown.size:  # else (all zero, nan or inf): "0.", "nan", "inf"
             self._choose_float_style(shown)
-        if PRINT_OPTS.sci_mode is not None:
-            self.sci_mode = PRINT_OPTS.sci_mode
 
     def _choose_float_style(self, shown):
         magnitudes = np.abs(shown).astype(np.float64)
         smallest, largest = magnitudes.min(), magnitudes.max()
-        wide_range = largest / smallest > 1000.0 or largest > 1.0e8
         self.int_mode = bool(np.all(shown == np.ceil(shown)))
-        self.sci_mode = wide_range if self.int_mode else wide_range or smallest < 1.0e-4
+        self.sci_mode = PRINT_OPTS.sci_mode
+        if self.sci_mode is None:
+            self.sci_mode = bool(largest / smallest > 1000.0 or largest > 1.0e8
+                                 or smallest < 1.0e-4)
         precision = PRINT_OPTS.precision
         if self.sci_mode:
             widths = [len(f"{v:.{precision}e}") for v in shown.tolist()]
@@ -165,7 +165,7 @@ def _nested_str(data, indent, summarize, fmt):
     return "[" + ("," + "\n" * (data.ndim - 1) + " " * (indent + 1)).join(parts) + "]"
 
 
-def tensor_body(data, indent=len("tensor(")):
+def tensor_body(data, indent=7):  # 7 = len("tensor(")
     """The values part of a repr, e.g. ``[2., 4.]``, for an ndarray printed at ``indent``."""
     if data.size == 0:
         return "[]"

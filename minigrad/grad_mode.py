@@ -1,16 +1,33 @@
-"""Grad modes: whether operations are recorded into the autograd graph.
+"""Grad modes: whether new operations are recorded into the autograd graph.
 
-``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` work as context
-managers and as decorators, and restore the previous mode even when the block raises.
+``no_grad``, ``enable_grad``, ``set_grad_enabled`` and ``inference_mode`` behave like PyTorch's:
+
+- as context managers (``with minigrad.no_grad(): ...``), restoring the previous mode when the
+  block ends, also when it raises;
+- as decorators, with or without parentheses (``@minigrad.no_grad()`` and ``@minigrad.no_grad``;
+  ``set_grad_enabled`` needs its argument). A decorated generator function runs its body in the
+  mode, but the code that iterates over it keeps its own mode between items;
+- ``set_grad_enabled(False)`` called as a plain function changes the mode at once.
+
+Results computed while grad mode is off are leaves with ``requires_grad=False``.
 """
 
 import functools
+import inspect
+import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled"]
+           "is_inference_mode_enabled", "state"]
+
+CLASS_DECORATION_WARNING = (
+    "Decorating classes is deprecated and will be disabled in future versions. You should only "
+    "decorate functions or methods. To preserve the current behavior of class decoration, you "
+    "can directly decorate the `__init__` method and nothing else.")
 
 
 class _State:
+    """The global switches the rest of minigrad reads (``state.grad_enabled``)."""
+
     grad_enabled = True
     inference = False
 
@@ -19,85 +36,190 @@ state = _State()
 
 
 def is_grad_enabled():
-    """True when new operations are recorded for autograd."""
+    """True when new operations are recorded for autograd.
+
+    Example:
+        >>> with minigrad.no_grad():
+        ...     minigrad.is_grad_enabled()
+        False
+    """
     return state.grad_enabled
 
 
 def is_inference_mode_enabled():
+    """True inside ``inference_mode()``."""
     return state.inference
 
 
-class _GradModeContext:
-    """Base of the grad-mode managers: usable with ``with`` and as a decorator."""
+# ---------------------------------------------------------------------------- decorators
+def _wrap_generator(make_context, gen_func):
+    """Run each step of the generator inside a fresh context; the caller keeps its own mode."""
+    @functools.wraps(gen_func)
+    def generator_in_context(*args, **kwargs):
+        gen = gen_func(*args, **kwargs)
+        try:
+            with make_context():
+                item = gen.send(None)
+            while True:
+                try:
+                    sent = yield item
+                except GeneratorExit:
+                    with make_context():
+                        gen.close()
+                    raise
+                except BaseException as error:
+                    with make_context():
+                        item = gen.throw(error)
+                else:
+                    with make_context():
+                        item = gen.send(sent)
+        except StopIteration as stop:
+            return stop.value
+    return generator_in_context
+
+
+def _wrap_function(make_context, func):
+    @functools.wraps(func)
+    def function_in_context(*args, **kwargs):
+        with make_context():
+            return func(*args, **kwargs)
+    return function_in_context
+
+
+class _DecoratorContextManager:
+    """A context manager that is also a decorator: ``@mode()`` runs each call in the mode."""
 
     def __call__(self, func):
-        @functools.wraps(func)
-        def wrapper(*args, **kwargs):
-            with self.__class__(*self._args):
-                return func(*args, **kwargs)
-        return wrapper
+        if inspect.isclass(func):  # PyTorch still allows it, with a warning
+            warnings.warn(CLASS_DECORATION_WARNING, FutureWarning, stacklevel=2)
+            cls = func
 
-    _args = ()
+            def func(*args, **kwargs):
+                return cls(*args, **kwargs)
+        wrap = _wrap_generator if inspect.isgeneratorfunction(func) else _wrap_function
+        return wrap(self.clone, func)
 
-    def __enter__(self):
-        self._prev = (state.grad_enabled, state.inference)
-        self._apply()
-        return self
-
-    def __exit__(self, *exc):
-        state.grad_enabled, state.inference = self._prev
-        return False
+    def clone(self):
+        """A new manager with the same settings (each decorated call uses its own)."""
+        return self.__class__()
 
 
-class no_grad(_GradModeContext):
+class _NoParamDecoratorContextManager(_DecoratorContextManager):
+    """Also usable without parentheses: ``@no_grad`` is ``@no_grad()``."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+# ---------------------------------------------------------------------------- the modes
+class no_grad(_NoParamDecoratorContextManager):
     """Do not record operations: results are leaves that do not require grad.
 
     Example:
         >>> x = minigrad.ones(2, requires_grad=True)
         >>> with minigrad.no_grad():
         ...     y = x * 2
-        >>> y.requires_grad
-        False
+        >>> y.requires_grad, y.is_leaf
+        (False, True)
     """
 
-    def _apply(self):
-        state.grad_enabled = False
-
-
-class enable_grad(_GradModeContext):
-    """Record operations again, e.g. inside a ``no_grad`` block."""
-
-    def _apply(self):
-        state.grad_enabled = True
-
-
-class set_grad_enabled(_GradModeContext):
-    """Set grad mode on or off: a plain call takes effect at once, ``with`` restores it after."""
-
-    def __init__(self, mode):
-        self._args = (mode,)
-        self._prev = (state.grad_enabled, state.inference)
-        state.grad_enabled = bool(mode)
-
-    def _apply(self):
-        state.grad_enabled = bool(self._args[0])
+    def __init__(self):
+        self.prev = False
 
     def __enter__(self):
-        return self  # the mode was already set by __init__; __exit__ restores _prev
+        self.prev = state.grad_enabled
+        state.grad_enabled = False
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        state.grad_enabled = self.prev
 
 
-class inference_mode(_GradModeContext):
-    """Like ``no_grad``, for code that will never need gradients of what it computes."""
+class enable_grad(_NoParamDecoratorContextManager):
+    """Record operations again, e.g. inside a ``no_grad`` block or function.
 
-    def __init__(self, mode=True):
-        self._args = (mode,)
+    Example:
+        >>> x = minigrad.ones(2, requires_grad=True)
+        >>> with minigrad.no_grad(), minigrad.enable_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        True
+    """
 
-    def __call__(self, func=None):
-        if func is None or not callable(func):
-            return self
+    def __init__(self):
+        self.prev = False
+
+    def __enter__(self):
+        self.prev = state.grad_enabled
+        state.grad_enabled = True
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        state.grad_enabled = self.prev
+
+
+class set_grad_enabled(_DecoratorContextManager):
+    """Switch recording on or off: a plain call takes effect at once; ``with`` and the
+    decorator form restore the previous mode afterwards.
+
+    Example:
+        >>> _ = minigrad.set_grad_enabled(False)
+        >>> minigrad.is_grad_enabled()
+        False
+        >>> _ = minigrad.set_grad_enabled(True)
+    """
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError("set_grad_enabled(): argument 'enabled' (position 1) must be bool, "
+                            f"not {type(mode).__name__}")
+        self.prev = state.grad_enabled
+        self.mode = mode
+        state.grad_enabled = mode
+
+    def __call__(self, func):
+        state.grad_enabled = self.prev  # decorating must not change the mode of the caller
         return super().__call__(func)
 
-    def _apply(self):
-        if self._args[0]:
-            state.grad_enabled = False
-            state.inference = True
+    def __enter__(self):
+        state.grad_enabled = self.mode
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        state.grad_enabled = self.prev
+
+    def __repr__(self):
+        return f"minigrad.grad_mode.set_grad_enabled(mode={self.mode})"
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+class inference_mode(_DecoratorContextManager):
+    """Like ``no_grad``, for code whose results will never take part in autograd.
+
+    ``inference_mode(False)`` switches it off again (and turns grad mode on).
+    NB: minigrad does not mark "inference tensors"; they behave like ``no_grad`` results.
+
+    Example:
+        >>> with minigrad.inference_mode():
+        ...     minigrad.is_grad_enabled(), minigrad.is_inference_mode_enabled()
+        (False, True)
+    """
+
+    def __new__(cls, mode=True):
+        if mode is None or isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)  # used bare: @inference_mode
+
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __enter__(self):
+        self._prev = (state.grad_enabled, state.inference)
+        state.grad_enabled, state.inference = not self.mode, bool(self.mode)
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        state.grad_enabled, state.inference = self._prev
+
+    def clone(self):
+        return self.__class__(self.mode)

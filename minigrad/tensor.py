@@ -3,6 +3,7 @@
 Arithmetic and the other differentiable methods are thin: each calls one op of ``minigrad.ops``.
 """
 
+import operator
 import warnings
 import weakref
 
@@ -26,18 +27,61 @@ REQUIRES_GRAD_NON_LEAF_FALSE = (
     REQUIRES_GRAD_NON_LEAF + " If you want to use a computed variable in a subgraph that doesn't "
     "require differentiation use var_no_grad = var.detach().")
 ONLY_FLOAT_GRAD = "only Tensors of floating point dtype can require gradients"
+# PyTorch words it differently in the setter and in factories (``requires_grad=True``).
+ONLY_FLOAT_GRAD_SETTER = "only Tensors of floating point and complex dtype can require gradients"
+ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
 
 
 class Size(tuple):
-    """The shape of a tensor: a tuple that prints as ``minigrad.Size([2, 3])``."""
+    """The shape of a tensor: a tuple of ints that prints as ``minigrad.Size([2, 3])``.
+
+    Example:
+        >>> minigrad.zeros(2, 3).shape
+        minigrad.Size([2, 3])
+    """
 
     __slots__ = ()
+
+    def __new__(cls, sizes=()):
+        items = []
+        for i, s in enumerate(sizes):
+            try:
+                items.append(operator.index(s))
+            except TypeError:
+                raise TypeError(f"minigrad.Size() takes an iterable of 'int' (item {i} is "
+                                f"'{type(s).__name__}')") from None
+        return super().__new__(cls, items)
 
     def __repr__(self):
         return f"minigrad.Size({list(self)})"
 
+    def __getitem__(self, index):
+        item = super().__getitem__(index)
+        return Size(item) if isinstance(index, slice) else item
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other):
+        return Size(tuple(other) + tuple(self))
+
+    def __mul__(self, times):
+        return Size(tuple(self) * times)
+
+    __rmul__ = __mul__
+
     def numel(self):
+        """The number of elements of a tensor of this shape."""
         return int(np.prod(self, dtype=np.int64))
+
+
+def _check_device(device):
+    """Accept the CPU (PyTorch's device strings for it); minigrad simulates no other device."""
+    kind = device.split(":")[0]
+    if kind == "cuda":
+        raise AssertionError("minigrad has no CUDA support: it runs on the CPU only")
+    if kind != "cpu":
+        raise RuntimeError(f"Invalid device string: '{device}'")
 
 
 class Tensor:
@@ -95,20 +139,37 @@ class Tensor:
 
     @property
     def shape(self):
-        return Size(self._data.shape)
+        """The size of each dimension, e.g. ``minigrad.Size([2, 3])``."""
+        return tuple.__new__(Size, self._data.shape)  # NumPy's shape is valid: skip checks
 
     def size(self, dim=None):
-        return self.shape if dim is None else self._data.shape[dim]
+        """``shape``, or the size of one dimension (negative ``dim`` counts from the end)."""
+        if dim is None:
+            return self.shape
+        return self._data.shape[self._dim_index(dim)]
+
+    def _dim_index(self, dim):
+        """``dim`` as an index in ``range(ndim)``, with PyTorch's IndexError when it is not."""
+        ndim = self._data.ndim
+        if ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        if not -ndim <= dim < ndim:
+            raise IndexError(f"Dimension out of range (expected to be in range of "
+                             f"[{-ndim}, {ndim - 1}], but got {dim})")
+        return dim % ndim
 
     @property
     def dtype(self):
-        return _dtype.to_dtype(self._data.dtype)
+        return _dtype.from_numpy_dtype(self._data.dtype)
 
     @property
     def ndim(self):
         return self._data.ndim
 
     def dim(self):
+        return self._data.ndim
+
+    def ndimension(self):
         return self._data.ndim
 
     def numel(self):
@@ -123,6 +184,22 @@ class Tensor:
     def is_floating_point(self):
         return self._data.dtype.kind == "f"
 
+    def is_complex(self):
+        return False
+
+    def is_contiguous(self):
+        return self._data.flags.c_contiguous
+
+    def stride(self, dim=None):
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[self._dim_index(dim)]
+
+    def type(self, dtype=None):
+        """``"minigrad.FloatTensor"`` (PyTorch's legacy type name), or a copy as ``dtype``."""
+        if dtype is None:
+            return f"minigrad.{self.dtype.tensor_type}"
+        return self.to(dtype)
+
     @property
     def device(self):
         return "cpu"
@@ -132,16 +209,19 @@ class Tensor:
         return False
 
     def item(self):
+        """The value of a one-element tensor as a Python number."""
         if self._data.size != 1:
             raise RuntimeError(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar")
         return self._data.item()
 
     def tolist(self):
+        """The values as (nested) Python lists of Python numbers."""
         return self._data.tolist()
 
-    def numpy(self):
-        if self._requires_grad:
+    def numpy(self, *, force=False):
+        """The values as an ndarray that shares memory with this tensor."""
+        if self._requires_grad and not force:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         return self._data
@@ -162,18 +242,25 @@ class Tensor:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))
 
     def __bool__(self):
-        if self._data.size != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous")
+        if self._data.size == 0:
+            raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+        if self._data.size > 1:
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self._data)
 
+    def _python_scalar(self):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return self._data.item()
+
     def __float__(self):
-        return float(self.item())
+        return float(self._python_scalar())
 
     def __int__(self):
-        return int(self.item())
+        return int(self._python_scalar())
 
     def __index__(self):
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
@@ -187,22 +274,34 @@ class Tensor:
         return tensor_repr(self)
 
     def __format__(self, spec):
-        if self._data.ndim == 0 and spec:
+        if self._data.ndim == 0:  # as PyTorch: f"{loss}" gives "0.25", like a Python number
             return format(self.item(), spec)
-        return object.__format__(self, spec) if spec else repr(self)
+        return object.__format__(self, spec)
 
     # ---------------------------------------------------------------- dtype conversion
-    def to(self, *args, dtype=None, **kwargs):
-        """Convert to a dtype (devices other than the CPU are not simulated)."""
-        for a in args:
-            if isinstance(a, (_dtype.dtype, type)) or (isinstance(a, str) and a != "cpu"):
-                dtype = a
-            elif isinstance(a, Tensor):
+    def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
+        """This tensor as ``dtype`` (``to(minigrad.float64)``, ``to(other)``, ``to("cpu")``).
+
+        Returns ``self`` when nothing changes. A floating result is recorded (``ToCopyBackward0``);
+        a cast to an integer or bool type is not differentiable and gives a plain tensor.
+        NB: minigrad runs on the CPU only; other devices raise.
+        """
+        for a in (*args, device):
+            if isinstance(a, Tensor):
                 dtype = a.dtype
-        if dtype is None or _dtype.to_dtype(dtype).numpy == self._data.dtype:
-            return self
+            elif isinstance(a, str):
+                _check_device(a)
+            elif a is not None:
+                dtype = a
+        # NB: NumPy dtypes are accepted too (minigrad's own code passes them)
+        target = self.dtype if dtype is None else _dtype.to_dtype(dtype)
+        if target is self.dtype:
+            return self.clone() if copy else self
+        if not target.is_floating_point:  # not differentiable: a plain tensor
+            with np.errstate(invalid="ignore"):  # NaN -> int is undefined, as in PyTorch
+                return Tensor._make(self._data.astype(target.numpy))
         from minigrad.ops.pointwise import ToCopy
-        return ToCopy.apply(self, _dtype.to_dtype(dtype))
+        return ToCopy.apply(self, target)
 
     def cpu(self):
         return self
@@ -213,17 +312,26 @@ class Tensor:
     def double(self):
         return self.to(_dtype.float64)
 
+    def half(self):
+        return self.to(_dtype.float16)
+
     def long(self):
         return self.to(_dtype.int64)
 
     def int(self):
         return self.to(_dtype.int32)
 
+    def short(self):
+        return self.to(_dtype.int16)
+
+    def char(self):
+        return self.to(_dtype.int8)
+
+    def byte(self):
+        return self.to(_dtype.uint8)
+
     def bool(self):
         return self.to(_dtype.bool)
-
-    def half(self):
-        return self.to(_dtype.float16)
 
     def type_as(self, other):
         return self.to(other.dtype)
@@ -238,10 +346,12 @@ class Tensor:
         if self.grad_fn is not None:
             raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
         if value and self._data.dtype.kind != "f":
-            raise RuntimeError(ONLY_FLOAT_GRAD)
+            raise RuntimeError(ONLY_FLOAT_GRAD_SETTER)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
+        if requires_grad and self.grad_fn is None and self._data.dtype.kind != "f":
+            raise RuntimeError(ONLY_FLOAT_GRAD)
         self.requires_grad = requires_grad
         return self
 

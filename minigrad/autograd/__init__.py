@@ -4,9 +4,11 @@ from minigrad.autograd import anomaly_mode, observe
 from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx
+from minigrad.autograd.gradcheck import gradcheck, gradgradcheck  # the functions, as in torch
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
-           "set_detect_anomaly", "anomaly_mode", "observe", "graph"]
+           "set_detect_anomaly", "anomaly_mode", "observe", "graph", "gradcheck", "gradgradcheck",
+           "functional", "forward_ad"]
 
 
 def __getattr__(name):

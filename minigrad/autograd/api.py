@@ -24,7 +24,7 @@ def _as_tuple(value):
 
 
 def _make_grads(outputs, grads):
-    """The initial gradient of each output: given, or 1 for a scalar."""
+    """The initial gradient of each output: given, or 1 for a scalar (PyTorch's checks)."""
     from minigrad.factories import ones_like
     from minigrad.tensor import Tensor
     result = []
@@ -51,15 +51,19 @@ def _make_grads(outputs, grads):
     return result
 
 
-def _check_roots(outputs):
+def _check_roots(outputs, grads):
+    if len(outputs) != len(grads):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     for i, out in enumerate(outputs):
         if not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
 
 
-def _check_inputs(inputs):
+def _check_inputs(inputs, accumulate_grad):
     for t in inputs:
+        if accumulate_grad:
+            t.retain_grad()
         if not t.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
 
@@ -76,20 +80,17 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     global _warned_create_graph
     tensors = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(tensors)
-    if len(grads) != len(tensors):
-        raise RuntimeError(f"got {len(grads)} tensors and {len(tensors)} gradients")
     inputs = _as_tuple(inputs)
     if inputs is not None and len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    grads = _make_grads(tensors, grads)
     if retain_graph is None:
         retain_graph = create_graph
-    grads = _make_grads(tensors, grads)
-    _check_roots(tensors)
+    _check_roots(tensors, grads)
     if inputs is not None:
-        _check_inputs(inputs)
-        for t in inputs:
-            t.retain_grad()
+        _check_inputs(inputs, accumulate_grad=True)
     if create_graph and not _warned_create_graph:
+        # NB: PyTorch warns from C++ once per process; so does minigrad.
         _warned_create_graph = True
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     engine.execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
@@ -115,15 +116,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
+    if len(inputs) == 0:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    if len(grads) != len(outputs):
-        raise RuntimeError(f"grad requires one grad_output per output: got {len(grads)} "
-                           f"grad_outputs and {len(outputs)} outputs")
+    grads = _make_grads(outputs, grads)
     if retain_graph is None:
         retain_graph = create_graph
-    grads = _make_grads(outputs, grads)
-    _check_roots(outputs)
-    _check_inputs(inputs)
+    _check_roots(outputs, grads)
+    _check_inputs(inputs, accumulate_grad=False)
     result = engine.execute(outputs, grads, retain_graph, create_graph, inputs=inputs,
                             accumulate_grad=False, api="grad")
     for i, g in enumerate(result):
@@ -132,5 +132,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                "used in the graph. Set allow_unused=True if this is the desired "
                                "behavior.")
     if materialize_grads:
-        result = [zeros_like(t) if g is None else g for t, g in zip(inputs, result)]
+        result = [zeros_like(t, requires_grad=create_graph) if g is None else g
+                  for t, g in zip(inputs, result)]
     return tuple(result)

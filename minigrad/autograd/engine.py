@@ -54,12 +54,6 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     state.grad_enabled, observe.current_pass = create_graph, pass_id
 
     def make_ready(n):
-        # Like PyTorch, a node that neither leads to ``inputs`` nor captures one never runs.
-        if needed is not None and not needed[n] and n not in captures:
-            buffers.pop(n, None)
-            if notify:
-                notify("node_skipped", pass_id=pass_id, node=n)
-            return
         heapq.heappush(ready, (-n._seq, next(order), n))
         if notify:
             notify("node_ready", pass_id=pass_id, node=n, queue=_queue(ready))
@@ -106,8 +100,14 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                         notify("grad_summed", pass_id=pass_id, node=next_node, index=input_nr,
                                sender=node, grad=grad, total=buffer[input_nr],
                                pending=dependencies[next_node])
-                if dependencies[next_node] == 0:
+                if dependencies[next_node] > 0:
+                    continue
+                if needed is None or needed[next_node] or next_node in captures:
                     make_ready(next_node)
+                else:  # like PyTorch: a node that does not lead to ``inputs`` is not even queued
+                    del buffers[next_node]
+                    if notify:
+                        notify("node_skipped", pass_id=pass_id, node=next_node)
         node = None
     except BaseException as error:
         journal.rollback()
@@ -195,10 +195,35 @@ def _capture(node, grads, captures, captured, notify, pass_id):
                    position=position, grad=grads[input_nr])
 
 
-def _checked_hook_result(hook, grad, result):
-    if result.shape != grad.shape:
-        raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has changed the size of "
-                           "value")
+def _hook_name(hook):
+    return getattr(hook, "__name__", "<unknown>")
+
+
+def _check_hook_value(hook, original, result):
+    """PyTorch's checks on a gradient a hook returned in place of ``original``."""
+    from minigrad.tensor import Tensor
+    if result is None:
+        return
+    if original is None:
+        raise RuntimeError("can't replace a None gradient with a non-None value")
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    if result._data.dtype != original._data.dtype:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the type of value (was "
+                           f"minigrad.{original.dtype.tensor_type} got "
+                           f"minigrad.{result.dtype.tensor_type})")
+    if result.shape != original.shape:
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has changed the size of value")
+
+
+def _check_hook_tuple(hook, originals, result):
+    if not isinstance(result, tuple):
+        raise TypeError(f"expected tuple, but hook returned '{type(result).__name__}'")
+    if len(result) != len(originals):
+        raise RuntimeError(f"hook '{_hook_name(hook)}' has returned an incorrect number of "
+                           f"values (got {len(result)}, but expected {len(originals)})")
+    for original, value in zip(originals, result):
+        _check_hook_value(hook, original, value)
     return result
 
 
@@ -213,15 +238,14 @@ def _tensor_pre_hooks(node, grads, journal, notify, pass_id):
         grads = list(grads)
         for index, hook in list(hooks):
             grad = grads[index]
-            if grad is None:
-                continue
-            result = hook(grad)
+            result = hook(grad)  # like PyTorch, also when no gradient arrived (grad is None)
             if result is not None:
-                grads[index] = _checked_hook_result(hook, grad, result)
+                _check_hook_value(hook, grad, result)
+                grads[index] = result
             if notify:
-                tensor = node.variable if isinstance(node, AccumulateGrad) else None
-                notify("tensor_hook", pass_id=pass_id, node=node, index=index, tensor=tensor,
-                       hook=hook, grad_in=grad, grad_out=grads[index])
+                notify("tensor_hook", pass_id=pass_id, node=node, index=index,
+                       tensor=_tensor_of(node, index), hook=hook, grad_in=grad,
+                       grad_out=grads[index])
     if node._retained:
         for index, ref in list(node._retained.items()):
             tensor = ref()
@@ -236,17 +260,21 @@ def _tensor_pre_hooks(node, grads, journal, notify, pass_id):
     return grads
 
 
+def _tensor_of(node, index):
+    """The tensor whose gradient enters ``node`` at ``index``, if it is still alive."""
+    if isinstance(node, AccumulateGrad):
+        return node.variable
+    refs = node._output_refs
+    return refs[index]() if index < len(refs) and refs[index] is not None else None
+
+
 def _node_pre_hooks(node, grads, notify, pass_id):
     if not node._pre_hooks:
         return grads
     for hook in list(node._pre_hooks.values()):
         result = hook(tuple(grads))
         if result is not None:
-            result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
-            if len(result) != len(grads):
-                raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has returned an "
-                                   f"incorrect number of values (got {len(result)}, but "
-                                   f"expected {len(grads)})")
+            _check_hook_tuple(hook, grads, result)
         if notify:
             notify("node_pre_hook", pass_id=pass_id, node=node, hook=hook,
                    grads_in=tuple(grads), grads_out=result if result is not None else tuple(grads))
@@ -261,11 +289,7 @@ def _node_post_hooks(node, grads_out, grads_in, notify, pass_id):
     for hook in list(node._post_hooks.values()):
         result = hook(tuple(grads_out), tuple(grads_in))
         if result is not None:
-            result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
-            if len(result) != len(grads_out):
-                raise RuntimeError(f"hook '{getattr(hook, '__name__', hook)}' has returned an "
-                                   f"incorrect number of values (got {len(result)}, but "
-                                   f"expected {len(grads_out)})")
+            _check_hook_tuple(hook, grads_out, result)
         if notify:
             notify("node_post_hook", pass_id=pass_id, node=node, hook=hook,
                    grad_inputs=tuple(grads_out), grad_outputs=tuple(grads_in), result=result)

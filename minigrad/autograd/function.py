@@ -19,7 +19,7 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import observe
+from minigrad.autograd import forward_ad, observe
 from minigrad.autograd.node import Node, SavedTensor
 from minigrad.grad_mode import state
 
@@ -69,9 +69,9 @@ class BackwardNode(FunctionCtx, Node):
 
     def apply(self, grad_outputs):
         if self._materialize_grads and any(g is None for g in grad_outputs):
-            from minigrad import factories
+            from minigrad.tensor import Tensor
             grad_outputs = tuple(
-                factories.zeros(shape, dtype=dtype) if g is None else g
+                Tensor._make(np.zeros(shape, dtype)) if g is None else g
                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
         grads = self._forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
@@ -156,6 +156,8 @@ class Function:
             result = tuple(_as_tensor(o, Tensor) for o in outputs)
         if cls.is_view:
             _mark_views(args[0], result)
+        if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
+            forward_ad.propagate(cls, ctx, args, result)
         return result[0] if single else result
 
     _forward_on_arrays = False

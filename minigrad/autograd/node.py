@@ -162,7 +162,7 @@ class Node:
         return self._metadata
 
     def register_prehook(self, hook):
-        """``hook(grad_outputs) -> tuple or None`` runs before the node; it may replace the grads."""
+        """``hook(grad_outputs) -> tuple or None`` runs before the node and may replace them."""
         if self._pre_hooks is None:
             self._pre_hooks = {}
         return _add_hook(self._pre_hooks, hook)
@@ -200,7 +200,8 @@ class Node:
             key = name[len("_saved_"):]
             names = self._saved_names()
             if key in names and self._saved is not None:
-                return self._saved[names.index(key)].unpack(self)
+                saved = self._saved[names.index(key)]
+                return None if saved is None else saved.unpack(self)
             if key in self.__dict__:
                 return self.__dict__[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
@@ -225,22 +226,16 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         (grad,) = grad_outputs
         variable = self.variable
-        if grad is None:
-            return ()
         notify = observe.emit if observe.observers else None
-        before = variable._grad
-        if notify and before is not None:
-            before = before.detach().clone()
-        if variable._grad is None:
-            variable._grad = grad if state.grad_enabled else grad.detach().clone()
-        elif state.grad_enabled:
-            variable._grad = variable._grad + grad
-        else:
-            variable._grad._data += grad._data
-        if notify:
-            notify("grad_accumulated", pass_id=observe.current_pass, node=self,
-                   tensor=variable, before=before, after=variable._grad)
-        if variable._post_acc_hooks:
+        if grad is not None:
+            before = variable._grad
+            if notify and before is not None:
+                before = before.detach().clone()
+            variable._grad = _accumulate(variable._grad, grad)
+            if notify:
+                notify("grad_accumulated", pass_id=observe.current_pass, node=self,
+                       tensor=variable, before=before, after=variable._grad)
+        if variable._post_acc_hooks:  # like PyTorch, also when no gradient arrived
             previous, state.grad_enabled = state.grad_enabled, False
             try:
                 for hook in list(variable._post_acc_hooks.values()):
@@ -251,6 +246,21 @@ class AccumulateGrad(Node):
             finally:
                 state.grad_enabled = previous
         return ()
+
+
+def _accumulate(held, grad):
+    """The new ``.grad``: in place without ``create_graph``, a differentiable sum with it."""
+    if not state.grad_enabled:
+        if held is None:
+            return grad.detach().clone()
+        held._data += grad._data
+        return held
+    if held is None:
+        # PyTorch copies into a fresh tensor: with create_graph the grad_fn is CopyBackwards.
+        from minigrad.factories import zeros_like
+        from minigrad.ops.inplace import Copy
+        return Copy.apply(zeros_like(grad), grad)
+    return held + grad
 
 
 class GraphRoot(Node):

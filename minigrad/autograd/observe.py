@@ -4,29 +4,45 @@ An observer is any callable ``observer(kind, **fields)``. With no observer attac
 pays one truthiness test per event site (``if observers:``), so observation costs nothing
 unless it is used. ``minigrad.autograd.graph.record()`` is built on this.
 
-Event kinds and their fields (tensors and nodes are passed as the live objects):
+Event kinds and their fields, in the order they happen (tensors and nodes are passed as the
+live objects). A pass starts with ``backward_started`` and ``dependencies``; then, for every node
+taken from the ready queue, the rows from ``node_started`` to ``saved_released`` in table order
+(each only when it applies), followed by the hand-over of each outgoing gradient (``grad_summed``,
+``node_ready``, ``node_skipped`` per edge, in edge order); the pass ends with exactly one of
+``backward_finished`` or ``error``.
 
 ========================  ==================================================================
-``node_created``          node, outputs (tuple of tensors)
+``node_created``          node, outputs (tuple of tensors); sent by ``Function.apply`` in the
+                          forward pass
 ``backward_started``      pass_id, api ("backward" or "grad"), roots (tensors), grads
                           (tensors), graph_root (the first node), inputs (tensors or None),
                           retain_graph, create_graph
 ``dependencies``          pass_id, counts ({node: number of incoming edges}), needed
                           ({node: will it run}, or None when every node runs)
-``node_ready``            pass_id, node, queue (nodes, in the order they will run)
-``node_started``          pass_id, node, grads (one per node input), queue
-``tensor_hook``           pass_id, node, index, tensor, hook, grad_in, grad_out
-``grad_retained``         pass_id, node, index, tensor, grad
+``node_ready``            pass_id, node, queue (nodes, in the order they will run unless a
+                          node pushed later overtakes them); also sent for the first node
+``node_started``          pass_id, node, grads (one per node input), queue (what is left)
+``grad_captured``         pass_id, node, index, position (in ``inputs``), grad; for
+                          ``autograd.grad``: before the tensor hooks on a node that must run
+                          anyway, after them on a node that only captures (then nothing else
+                          happens to that node)
+``tensor_hook``           pass_id, node, index, tensor (or None if it died), hook, grad_in,
+                          grad_out (a hook may receive and return None)
+``grad_retained``         pass_id, node, index, tensor, grad (the tensor's new ``.grad``)
 ``node_pre_hook``         pass_id, node, hook, grads_in, grads_out
-``node_ran``              pass_id, node, grads_in, grads_out (one per next_functions edge)
-``grad_accumulated``      pass_id, node (AccumulateGrad), tensor, before, after
+``grad_accumulated``      pass_id, node (AccumulateGrad), tensor, before (a copy, or None),
+                          after
 ``post_accumulate_hook``  pass_id, node, tensor, hook
-``node_post_hook``        pass_id, node, hook, grad_inputs, grad_outputs, result
-``grad_summed``           pass_id, node (receiver), index, sender, grad, total, pending
-``grad_captured``         pass_id, node, index, position (in ``inputs``), grad
-``node_skipped``          pass_id, node (ready, but not needed for ``inputs``)
-``saved_released``        pass_id, node, names
-``error``                 pass_id, node (or None), error (the exception), message
+``node_ran``              pass_id, node, grads_in, grads_out (one per next_functions edge)
+``node_post_hook``        pass_id, node, hook, grad_inputs, grad_outputs, result (None if the
+                          hook returned None)
+``saved_released``        pass_id, node, names (only without ``retain_graph``)
+``grad_summed``           pass_id, node (receiver), index, sender, grad, total, pending (fan-in:
+                          the receiver's buffer already held a gradient at ``index``)
+``node_skipped``          pass_id, node (its count reached zero but it leads to no ``inputs``:
+                          like PyTorch, it is never queued and none of its hooks run)
+``error``                 pass_id, node (the node being run, or None), error (the exception),
+                          message; every ``.grad`` touched by the pass is restored first
 ``backward_finished``     pass_id
 ========================  ==================================================================
 """

@@ -1,3 +1,134 @@
-"""activation ops (being written)."""
+"""Normalising exponentials: ``softmax``, ``log_softmax`` and ``logsumexp``, computed stably
+(the maximum is subtracted before ``exp``) with backward formulas in Tensor ops."""
 
-__all__ = []
+import warnings
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+from minigrad.ops._util import normalize_dim
+from minigrad.ops.reduction import _dims, _unsqueeze_to
+
+__all__ = ["Softmax", "LogSoftmax", "Logsumexp", "softmax", "log_softmax", "logsumexp"]
+
+
+def _shifted(data, axis):
+    """``data - max(data, axis)``: every exponent ≤ 0, so ``exp`` cannot overflow."""
+    return data - np.max(data, axis=axis, keepdims=True)
+
+
+def _check_kernel(x, dim, op):
+    if x._data.dtype.kind != "f":
+        kernel = "lastdim_kernel_impl" if dim == max(x.ndim, 1) - 1 else "kernel_impl"
+        raise NotImplementedError(
+            f"\"{op}_{kernel}\" not implemented for '{x.dtype.tensor_type[:-6]}'")
+
+
+class Softmax(_Op):
+    """y_i = exp(x_i) / Σ_j exp(x_j) over ``dim``;  ∂L/∂x = y · (g - Σ_j g_j y_j)."""
+
+    node_name = "SoftmaxBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim)
+        _check_kernel(x, ctx.dim, "softmax")
+        axis = ctx.dim if x.ndim else None
+        with np.errstate(invalid="ignore", over="ignore"):
+            e = np.exp(_shifted(x._data, axis))
+            result = e / e.sum(axis=axis, keepdims=True)
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+
+
+class LogSoftmax(_Op):
+    """y_i = x_i - log Σ_j exp(x_j) over ``dim``;  ∂L/∂x = g - exp(y) · Σ_j g_j."""
+
+    node_name = "LogSoftmaxBackward0"
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        ctx.dim = normalize_dim(dim, x.ndim)
+        _check_kernel(x, ctx.dim, "log_softmax")
+        axis = ctx.dim if x.ndim else None
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            shifted = _shifted(x._data, axis)
+            result = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+
+
+class Logsumexp(_Op):
+    """y = log Σ exp(x) over ``dim``;  ∂y/∂x = exp(x - y)."""
+
+    node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
+        data = x._data if x._data.dtype.kind == "f" else x._data.astype(np.float32)
+        axis = ctx.dim if data.ndim else None
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            top = np.max(data, axis=axis, keepdims=True)
+            top = np.where(np.isfinite(top), top, 0)
+            result = np.log(np.exp(data - top).sum(axis=axis, keepdims=True)) + top
+        if not keepdim and data.ndim:
+            result = result.squeeze(ctx.dim)
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        if x.ndim:
+            grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim)
+            result = _unsqueeze_to(result, ctx.dim, ctx.keepdim)
+        return grad * (x - result).exp(), None, None
+
+
+def _implicit_dim(x, op):
+    dim = 0 if x.ndim in (0, 1, 3) else 1
+    warnings.warn(f"Implicit dimension choice for {op} has been deprecated. Change the call to "
+                  "include dim=X as an argument.", UserWarning, stacklevel=3)
+    return dim
+
+
+def softmax(x, dim=None, dtype=None):
+    """Exponentials normalised to sum to 1 along ``dim``.
+
+    Example:
+        >>> minigrad.tensor([1.0, 1.0]).softmax(0)
+        tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _implicit_dim(x, "softmax")
+    if dtype is not None:
+        x = x.to(dtype)
+    return Softmax.apply(x, dim)
+
+
+def log_softmax(x, dim=None, dtype=None):
+    """``log(softmax(x, dim))``, computed without overflow or ``log(0)``."""
+    if dim is None:
+        dim = _implicit_dim(x, "log_softmax")
+    if dtype is not None:
+        x = x.to(dtype)
+    return LogSoftmax.apply(x, dim)
+
+
+def logsumexp(x, dim, keepdim=False):
+    """``log(sum(exp(x), dim))``, computed without overflow."""
+    return Logsumexp.apply(x, dim, keepdim)

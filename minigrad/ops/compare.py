@@ -17,7 +17,7 @@ __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", 
 
 
 def _operand(op, a, b):
-    """``b`` as a tensor, or PyTorch's TypeError for an operand that is neither tensor nor number."""
+    """``b`` as a tensor; PyTorch's TypeError for an operand that is neither tensor nor number."""
     try:
         return as_tensor_operand(b, a)
     except TypeError:
@@ -45,7 +45,7 @@ def _comparison(op, ufunc):
     def compare(a, b):
         return _bool_result(_broadcast(ufunc, a, _operand(op, a, b)))
     compare.__name__ = compare.__qualname__ = op
-    compare.__doc__ = f"Elementwise ``{op}`` with broadcasting: a bool tensor that never requires grad."
+    compare.__doc__ = f"Elementwise ``{op}``, broadcasting: a bool tensor that never requires grad."
     return compare
 
 

@@ -1,3 +1,442 @@
-"""indexing ops (being written)."""
+"""Indexing: ``x[index]`` and ``x[index] = value`` with PyTorch's nodes and errors.
 
-__all__ = []
+``x[index]`` is taken apart as PyTorch does: each integer is a ``select`` (SelectBackward0), each
+slice a ``slice`` (SliceBackward0), each None an ``unsqueeze``, all in order from the left; the
+integer arrays, lists, integer tensors and boolean masks that remain are then applied at once
+(IndexBackward0). So ``x[0, 1:]`` is a SliceBackward0 on a SelectBackward0, and
+``x[0, :, [0, 1]]`` has shape ``(3, 2)`` for ``x`` of shape ``(2, 3, 4)`` — NB: NumPy would give
+``(2, 3)``, because it treats the integer as an array index.
+
+A gather (select, slice, index) and the scatter that is its backward are a pair of ops, each the
+other's derivative, so that gradients of gradients work. Repeated indices accumulate.
+"""
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+from minigrad.grad_mode import state
+from minigrad.ops import shape as shape_ops
+from minigrad.ops._util import as_tensor_operand, sum_to
+from minigrad.tensor import Tensor
+
+__all__ = ["Select", "Slice", "Index", "Alias", "SelectBackward", "SliceBackward",
+           "IndexBackward", "IndexPut", "CopySlices", "CopyWhole", "FillWhole", "getitem",
+           "setitem", "select", "narrow", "index_select"]
+
+BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+             "valid indices (got {})")
+BAD_INDEX_TENSOR = "tensors used as indices must be long, int, byte or bool tensors"
+ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+            "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
+# ---------------------------------------------------------------- gathers and scatters
+class _Gather(_Op):
+    """y = x[index] for a NumPy ``index``;  ∂y/∂x = grad scattered back (``scatter``)."""
+
+    scatter = None  # the op that puts a gradient back in place
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.self_sym_sizes, ctx.index = x.shape, index
+        out = x._data[index]
+        return out if isinstance(out, np.ndarray) else np.asarray(out)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx._forward_cls.scatter.apply(grad, ctx.self_sym_sizes, ctx.index), None
+
+
+class _Scatter(_Op):
+    """y = zeros(shape) with g added at ``index`` (repeats accumulate);  ∂y/∂g = grad[index]."""
+
+    gather = None
+
+    @staticmethod
+    def forward(ctx, g, shape, index):
+        ctx.index = index
+        out = np.zeros(shape, dtype=g._data.dtype)
+        if any(isinstance(i, np.ndarray) for i in index):
+            np.add.at(out, index, g._data)
+        else:
+            out[index] = g._data
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return ctx._forward_cls.gather.apply(grad, ctx.index), None, None
+
+
+class Select(_Gather):
+    """y = x[..., i, ...] at one dimension;  ∂y/∂x = grad put back at i, zeros elsewhere."""
+
+    node_name = "SelectBackward0"
+    is_view = True
+
+
+class Slice(_Gather):
+    """y = x[..., a:b:s, ...] at one dimension;  ∂y/∂x = grad put back in the slice."""
+
+    node_name = "SliceBackward0"
+    is_view = True
+
+
+class Index(_Gather):
+    """y = x[i₀, i₁, …] with integer arrays;  ∂y/∂x = grad added back at the indices."""
+
+    node_name = "IndexBackward0"
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.self_sym_sizes, ctx.index = x.shape, index
+        return np.ascontiguousarray(x._data[index])  # a fresh row-major tensor, like PyTorch's
+
+
+class SelectBackward(_Scatter):
+    """y = zeros with g at one index;  ∂y/∂g = grad at that index."""
+
+    node_name = "SelectBackwardBackward0"
+
+
+class SliceBackward(_Scatter):
+    """y = zeros with g in a slice;  ∂y/∂g = grad's slice."""
+
+    node_name = "SliceBackwardBackward0"
+
+
+class IndexBackward(_Scatter):
+    """y = zeros with g added at integer indices;  ∂y/∂g = grad at the indices."""
+
+    node_name = "IndexPutImplBackward0"
+
+
+Select.scatter, SelectBackward.gather = SelectBackward, Select
+Slice.scatter, SliceBackward.gather = SliceBackward, Slice
+Index.scatter, IndexBackward.gather = IndexBackward, Index
+
+
+class Alias(_Op):
+    """y = x, a new tensor on the same memory (``x[...]``);  ∂y/∂x = grad."""
+
+    node_name = "AliasBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        return x._data[...]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+# ---------------------------------------------------------------- parsing an index
+class _Plan:
+    """An index taken apart: basic steps applied left to right, then the array indices."""
+
+    def __init__(self):
+        self.steps = []      # ("select", dim, i) | ("slice", dim, slice) | ("unsqueeze", dim)
+        self.arrays = {}     # dim of the stepped tensor -> int64 array (masks become several)
+
+    def array_index(self):
+        last = max(self.arrays)
+        return tuple(self.arrays.get(d, slice(None)) for d in range(last + 1))
+
+
+def _is_int(item):
+    """Python and NumPy integers and 0-d integer tensors select one position."""
+    if isinstance(item, (bool, np.bool_)):
+        return False
+    if isinstance(item, (int, np.integer)):
+        return True
+    data = item._data if isinstance(item, Tensor) else item
+    return isinstance(data, np.ndarray) and data.ndim == 0 and data.dtype.kind in "iu"
+
+
+def _is_scalar_bool(item):
+    data = item._data if isinstance(item, Tensor) else item
+    return isinstance(data, (bool, np.bool_)) or (
+        isinstance(data, np.ndarray) and data.ndim == 0 and data.dtype == bool)
+
+
+def _as_index_array(item):
+    """Lists, arrays and tensors as an int64 or bool array; anything else is an IndexError."""
+    if not isinstance(item, (Tensor, np.ndarray, list, tuple)):
+        raise IndexError(BAD_INDEX.format(type(item).__name__))
+    data = item._data if isinstance(item, Tensor) else item
+    try:
+        array = np.asarray(data)
+    except (ValueError, TypeError):
+        raise IndexError(BAD_INDEX.format(type(item).__name__)) from None
+    if isinstance(item, list) and array.size == 0:
+        return array.astype(np.int64)
+    if array.dtype.kind == "b" or (array.dtype == np.uint8 and isinstance(item, Tensor)):
+        return array.astype(bool)
+    if array.dtype.kind in "iu":
+        return array.astype(np.int64)
+    if isinstance(item, list):
+        raise IndexError(BAD_INDEX.format(array.dtype.name))
+    raise IndexError(BAD_INDEX_TENSOR)
+
+
+def _consumed(item):
+    """How many dimensions of x an index item uses up."""
+    if item is None or item is Ellipsis or _is_scalar_bool(item):
+        return 0
+    if isinstance(item, slice) or _is_int(item):
+        return 1
+    array = _as_index_array(item)
+    return array.ndim if array.dtype == bool else 1
+
+
+def _plan(shape, index, whole_slice_is_step):
+    """Take ``index`` apart for a tensor of ``shape``; check bounds with PyTorch's messages."""
+    items = index if isinstance(index, tuple) else (index,)
+    used = sum(_consumed(item) for item in items)
+    if used > len(shape):
+        if not shape:
+            raise IndexError(ZERO_DIM)
+        raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
+    ellipsis_dims = len(shape) - used
+    plan, shape = _Plan(), list(shape)
+    dim = real = 0            # dim in the stepped tensor, dim in x (for messages)
+    for item in items:
+        if item is Ellipsis:
+            dim, real, ellipsis_dims = dim + ellipsis_dims, real + ellipsis_dims, 0
+        elif item is None or _is_scalar_bool(item):
+            plan.steps.append(("unsqueeze", dim))
+            shape.insert(dim, 1)
+            if item is not None:   # x[True] is x[None][[0]], x[False] is x[None][[]]
+                plan.arrays[dim] = np.arange(int(bool(item)), dtype=np.int64)
+            dim += 1
+        elif _is_int(item):
+            i, size = int(item), shape[dim]
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of bounds for dimension {real} with size "
+                                 f"{size}")
+            plan.steps.append(("select", dim, i % size))
+            del shape[dim]
+            real += 1
+        elif isinstance(item, slice):
+            _add_slice(plan, shape, dim, item, whole_slice_is_step)
+            dim, real = dim + 1, real + 1
+        else:
+            array = _as_index_array(item)
+            if array.dtype == bool:
+                _check_mask(array, shape, dim)
+                for k, indices in enumerate(np.nonzero(array)):
+                    plan.arrays[dim + k] = indices
+            else:
+                plan.arrays[dim] = array
+            n = array.ndim if array.dtype == bool else 1
+            dim, real = dim + n, real + n
+    if plan.arrays:
+        _check_arrays(plan, shape)
+    return plan
+
+
+def _add_slice(plan, shape, dim, item, whole_slice_is_step):
+    step = 1 if item.step is None else int(item.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, step = item.indices(shape[dim])
+    stop = max(stop, start)
+    if whole_slice_is_step or (start, stop, step) != (0, shape[dim], 1):
+        plan.steps.append(("slice", dim, slice(start, stop, step)))
+        shape[dim] = len(range(start, stop, step))
+
+
+def _check_mask(mask, shape, dim):
+    for k, n in enumerate(mask.shape):
+        if n != shape[dim + k]:
+            raise IndexError(f"The shape of the mask {list(mask.shape)} at index {k} does not "
+                             f"match the shape of the indexed tensor {list(shape)} at index "
+                             f"{dim + k}")
+
+
+def _check_arrays(plan, shape):
+    dims = sorted(plan.arrays)
+    try:
+        np.broadcast_shapes(*(plan.arrays[d].shape for d in dims))
+    except ValueError:
+        shapes = ", ".join(str(list(plan.arrays[d].shape)) for d in dims)
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {shapes}") from None
+    for k, d in enumerate(dims):
+        a, size = plan.arrays[d], shape[d]
+        bad = (a < -size) | (a >= size)
+        if bad.any():
+            raise IndexError(f"index {int(a[bad].flat[0])} is out of bounds for dimension {k} "
+                             f"with size {size}")
+        plan.arrays[d] = np.where(a < 0, a + size, a)
+
+
+def _step_index(step):
+    """The NumPy index of one select or slice step (a view, even of one element)."""
+    return (slice(None),) * step[1] + (step[2], Ellipsis)
+
+
+# ---------------------------------------------------------------- x[index]
+def getitem(x, index):
+    """``x[index]``: the chain of nodes PyTorch records for the same index."""
+    plan = _plan(x.shape, index, whole_slice_is_step=isinstance(index, slice))
+    out = x
+    for step in plan.steps:
+        if step[0] == "unsqueeze":
+            out = shape_ops.unsqueeze(out, step[1])
+        elif step[0] == "select":
+            out = Select.apply(out, _step_index(step))
+        else:
+            out = Slice.apply(out, _step_index(step))
+    if plan.arrays:
+        out = Index.apply(out, plan.array_index())
+    if out is x:
+        out = Alias.apply(x)
+    return out
+
+
+def select(x, dim, index):
+    dim = x.ndim and dim % x.ndim
+    return getitem(x, (slice(None),) * dim + (index,))
+
+
+def narrow(x, dim, start, length):
+    dim = dim % x.ndim
+    return Slice.apply(x, (slice(None),) * dim + (slice(start, start + length), Ellipsis))
+
+
+def index_select(x, dim, index):
+    dim = dim % max(x.ndim, 1)
+    array = _as_index_array(index)
+    return Index.apply(x, (slice(None),) * dim + (array,))
+
+
+# ---------------------------------------------------------------- x[index] = value
+def _region(data, plan):
+    """The NumPy view of ``data`` that the basic steps of ``plan`` select."""
+    for step in plan.steps:
+        if step[0] == "unsqueeze":
+            data = np.expand_dims(data, step[1])
+        else:
+            data = data[_step_index(step)]
+    return data
+
+
+class _SetItem(_Op):
+    """y = x with ``value`` written at the index;  ∂y/∂x = grad zeroed there,
+    ∂y/∂value = grad at the index (summed to value's shape)."""
+
+    @staticmethod
+    def forward(ctx, x, value, index, plan):
+        ctx.index, ctx.value_shape, ctx.value_dtype = index, value.shape, value.dtype
+        out = x._data.copy()
+        mask = np.zeros(x.shape, dtype=bool)
+        target, hit = _region(out, plan), _region(mask, plan)
+        where = plan.array_index() if plan.arrays else Ellipsis
+        target[where] = value._data
+        hit[where] = True
+        ctx.mask = Tensor._make(mask)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minigrad.ops.combine import masked_fill
+        need_x, need_value = ctx.needs_input_grad[:2]
+        grad_value = None
+        if need_value:
+            grad_value = sum_to(getitem(grad, ctx.index), ctx.value_shape)
+            if grad_value.dtype != ctx.value_dtype:
+                grad_value = grad_value.to(ctx.value_dtype)
+        return (masked_fill(grad, ctx.mask, 0.0) if need_x else None), grad_value, None, None
+
+
+class CopySlices(_SetItem):
+    """y = x with ``value`` copied into a view of x;  ∂y/∂x = grad zeroed in the view,
+    ∂y/∂value = grad in the view."""
+
+    node_name = "CopySlices"
+
+
+class IndexPut(_SetItem):
+    """y = x with ``value`` put at integer indices;  ∂y/∂x = grad zeroed there,
+    ∂y/∂value = grad at the indices."""
+
+    node_name = "IndexPutBackward0"
+
+
+class CopyWhole(_SetItem):
+    """y = value (broadcast) everywhere;  ∂y/∂x = 0,  ∂y/∂value = grad."""
+
+    node_name = "CopyBackwards"
+
+
+class FillWhole(_SetItem):
+    """y = a scalar value everywhere;  ∂y/∂x = 0,  ∂y/∂value = Σ grad."""
+
+    node_name = "FillBackward3"
+
+
+def _qualified_name(self):
+    return f"minigrad::autograd::{type(self).__name__}"
+
+
+# PyTorch writes these two nodes by hand (not generated): their name() is qualified.
+CopySlices._backward_cls.name = CopyWhole._backward_cls.name = _qualified_name
+
+
+def _strip_leading_ones(shape):
+    shape = tuple(shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+def setitem(x, index, value):
+    """``x[index] = value``, in x's memory; x's history moves onto the node of the write.
+
+    The node is PyTorch's: ``CopySlices`` when the write goes through a view of x (an integer
+    or a slice in the index), ``IndexPutBackward0`` for array indices on x itself,
+    ``CopyBackwards`` / ``FillBackward3`` when the index is x as a whole (``x[...]``).
+    """
+    from minigrad.ops.inplace import LEAF_INPLACE, OVERLAPPING, VIEW_OF_LEAF_INPLACE, inplace
+
+    plan = _plan(x.shape, index, whole_slice_is_step=False)
+    through_view = bool(plan.steps)
+    if state.grad_enabled and x._requires_grad and x.grad_fn is None:
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE if through_view else LEAF_INPLACE)
+    value = as_tensor_operand(value, x)
+    region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan)
+    if plan.arrays:
+        region_shape = region_shape[plan.array_index()]
+    region_shape = region_shape.shape
+    if plan.arrays:
+        op = CopySlices if through_view else IndexPut
+        stripped = _strip_leading_ones(value.shape)
+        if stripped != value.shape:
+            value = shape_ops.view(value, stripped)
+        try:
+            np.broadcast_shapes(value.shape, region_shape)
+            assert len(np.broadcast_shapes(value.shape, region_shape)) == len(region_shape)
+        except (ValueError, AssertionError):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
+                               "cannot be broadcast to indexing result of shape "
+                               f"{list(region_shape)}") from None
+    else:
+        op = CopySlices if through_view else (FillWhole if value.ndim == 0 else CopyWhole)
+        if value.shape != region_shape and value.ndim > 0:
+            value = shape_ops.view(value, _strip_leading_ones(value.shape))
+            if value.shape != region_shape:
+                value = shape_ops.expand(value, region_shape)
+    if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
+        raise RuntimeError(OVERLAPPING)
+    return inplace(x, op.apply, value, _frozen(index), plan)
+
+
+def _frozen(index):
+    """The index with its tensors as NumPy copies: not an input of the node, and safe from
+    later in-place changes."""
+    if isinstance(index, tuple):
+        return tuple(_frozen(i) for i in index)
+    return index._data.copy() if isinstance(index, Tensor) else index

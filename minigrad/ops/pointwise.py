@@ -6,7 +6,7 @@ from minigrad.autograd.function import _Op
 
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Sqrt", "Abs", "Clamp",
            "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "abs",
-           "clamp", "square", "log1p", "to_copy"]
+           "clamp", "square", "log1p", "to_copy", "Sign", "sign"]
 
 
 def _floating(a):

@@ -1,6 +1,7 @@
 """Reductions: sum, mean, prod, var/std, max/min (values, or values and indices), amax/amin,
 argmax/argmin, all/any, over the whole tensor or over dimensions."""
 
+import builtins
 import collections
 import warnings
 
@@ -142,3 +143,387 @@ def mean(x, dim=None, keepdim=False, dtype=None):
     if dim is None:
         return Mean.apply(x)
     return MeanDim.apply(x, dim, keepdim)
+
+
+# ---------------------------------------------------------------- max and min
+def _empty_error(op, dim=None):
+    if dim is None:
+        return RuntimeError(f"{op}(): Expected reduction dim to be specified for input.numel() == "
+                            "0. Specify the reduction dim with the 'dim' argument.")
+    return IndexError(f"{op}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def _ties(x, value):
+    """Where ``x`` equals ``value`` (NaN counts as equal to NaN): a constant bool tensor."""
+    return logical_or(eq(x, value), logical_and(isnan(x), isnan(value)))
+
+
+class Max(_Op):
+    """y = max(x);  ∂y/∂x = 1/k on each of the k elements equal to y, 0 elsewhere."""
+
+    node_name = "MaxBackward1"
+    saved_names = ("self", "result")
+    _reduce, _op = staticmethod(np.max), "max"
+
+    @staticmethod
+    def forward(ctx, x):
+        if x._data.size == 0:
+            raise _empty_error(ctx._forward_cls._op)
+        result = np.asarray(ctx._forward_cls._reduce(x._data))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        mask = _ties(x, result)
+        return grad * mask / int(mask._data.sum())
+
+
+class Min(Max):
+    """y = min(x);  ∂y/∂x = 1/k on each of the k elements equal to y, 0 elsewhere."""
+
+    node_name = "MinBackward1"
+    _reduce, _op = staticmethod(np.min), "min"
+
+
+class MaxDim(_Op):
+    """values = max of x over ``dim`` (indices: where, first one on ties);
+    ∂values/∂x = 1 at the index, 0 elsewhere."""
+
+    node_name = "MaxBackward0"
+    saved_names = ("indices",)
+    _pick, _op = staticmethod(np.argmax), "max"
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        d = normalize_dim(dim, x.ndim)
+        data = x._data
+        ctx.self_sym_sizes, ctx.dim, ctx.keepdim = x.shape, d, keepdim
+        if data.ndim == 0:
+            values, indices = data.copy(), np.zeros((), np.int64)
+        else:
+            if data.shape[d] == 0:
+                raise _empty_error(ctx._forward_cls._op, d)
+            indices = np.expand_dims(ctx._forward_cls._pick(data, axis=d), d).astype(np.int64)
+            values = np.take_along_axis(data, indices, axis=d)
+            if not keepdim:
+                values, indices = values.squeeze(d), indices.squeeze(d)
+        indices = Tensor._make(indices)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(Tensor._make(indices._data))
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        if not ctx.self_sym_sizes:
+            return grad, None, None
+        (indices,) = ctx.saved_tensors
+        d = ctx.dim
+        if not ctx.keepdim:
+            grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)
+        shape = [1] * len(ctx.self_sym_sizes)
+        shape[d] = ctx.self_sym_sizes[d]
+        one_hot = Tensor._make(np.arange(shape[d]).reshape(shape) == indices._data)
+        return grad * one_hot, None, None
+
+
+class MinDim(MaxDim):
+    """values = min of x over ``dim`` (indices: where, first one on ties);
+    ∂values/∂x = 1 at the index, 0 elsewhere."""
+
+    node_name = "MinBackward0"
+    _pick, _op = staticmethod(np.argmin), "min"
+
+
+class Amax(_Op):
+    """y = max of x over ``dim``;  ∂y/∂x = 1/k on each of the k elements equal to the max."""
+
+    node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
+    _reduce, _op = staticmethod(np.max), "amax"
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        data = x._data
+        dims = _all_dims(dim, x.ndim)
+        ctx.dim, ctx.keepdim = dims, keepdim
+        if data.size == 0:
+            empty = [d for d in dims if data.shape[d] == 0]
+            raise _empty_error(ctx._forward_cls._op, empty[0] if empty and dim else None)
+        result = np.asarray(ctx._forward_cls._reduce(data, axis=dims if data.ndim else None,
+                                                     keepdims=keepdim))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        if x.ndim == 0:
+            return grad, None, None
+        grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim)
+        mask = _ties(x, _unsqueeze_to(result, ctx.dim, ctx.keepdim))
+        count = Tensor._make(mask._data.sum(axis=ctx.dim, keepdims=True))
+        return grad * mask / count, None, None
+
+
+class Amin(Amax):
+    """y = min of x over ``dim``;  ∂y/∂x = 1/k on each of the k elements equal to the min."""
+
+    node_name = "AminBackward0"
+    _reduce, _op = staticmethod(np.min), "amin"
+
+
+def _values_indices(name):
+    """A tuple type like ``torch.return_types.max``: ``(values, indices)`` with field names."""
+    base = collections.namedtuple(name, ["values", "indices"])
+
+    def __repr__(self):
+        return f"minigrad.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
+                                "__module__": "minigrad.return_types", "__qualname__": name})
+
+
+_MaxResult, _MinResult = _values_indices("max"), _values_indices("min")
+
+
+def max(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
+    """The largest element; or, with ``dim``, the named tuple ``(values, indices)`` over ``dim``;
+    or, with a tensor, the elementwise ``maximum``.
+
+    Example:
+        >>> minigrad.tensor([[1.0, 5.0], [4.0, 2.0]]).max(1)
+        minigrad.return_types.max(
+        values=tensor([5., 4.]),
+        indices=tensor([1, 0]))
+    """
+    if isinstance(dim, Tensor):
+        return maximum(x, dim)
+    if dim is None:
+        return Max.apply(x)
+    return _MaxResult(*MaxDim.apply(x, dim, keepdim))
+
+
+def min(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
+    """The smallest element; or, with ``dim``, the named tuple ``(values, indices)`` over ``dim``;
+    or, with a tensor, the elementwise ``minimum``."""
+    if isinstance(dim, Tensor):
+        return minimum(x, dim)
+    if dim is None:
+        return Min.apply(x)
+    return _MinResult(*MinDim.apply(x, dim, keepdim))
+
+
+def amax(x, dim=(), keepdim=False):
+    """The largest values over ``dim`` (all dims by default); ties share the gradient."""
+    return Amax.apply(x, dim, keepdim)
+
+
+def amin(x, dim=(), keepdim=False):
+    """The smallest values over ``dim`` (all dims by default); ties share the gradient."""
+    return Amin.apply(x, dim, keepdim)
+
+
+def _arg(op, pick, x, dim, keepdim):
+    data = x._data
+    if dim is None:
+        if data.size == 0:
+            raise IndexError(f"{op}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        index = np.asarray(pick(data), dtype=np.int64)
+        return Tensor._make(index.reshape((1,) * data.ndim) if keepdim else index)
+    d = normalize_dim(dim, data.ndim)
+    if data.ndim == 0:
+        return Tensor._make(np.zeros((), np.int64))
+    if data.shape[d] == 0:
+        raise _empty_error(op, d)
+    return Tensor._make(np.asarray(pick(data, axis=d, keepdims=keepdim), dtype=np.int64))
+
+
+def argmax(x, dim=None, keepdim=False):
+    """The index of the largest element (of the flattened tensor, or along ``dim``): int64."""
+    return _arg("argmax", np.argmax, x, dim, keepdim)
+
+
+def argmin(x, dim=None, keepdim=False):
+    """The index of the smallest element (of the flattened tensor, or along ``dim``): int64."""
+    return _arg("argmin", np.argmin, x, dim, keepdim)
+
+
+# ---------------------------------------------------------------- prod
+class Prod(_Op):
+    """y = Π x;  ∂y/∂x_i = Π_{j≠i} x_j."""
+
+    node_name = "ProdBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x):
+        result = np.asarray(x._data.prod(dtype=_sum_dtype(x._data)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        if x.ndim == 0:
+            return grad
+        if x._data.all():
+            return grad * result / x
+        return (grad * _product_of_others(x.reshape(-1), 0)).reshape(x.shape)
+
+
+class ProdDim(_Op):
+    """y = Π over ``dim`` of x;  ∂y/∂x_i = Π_{j≠i} x_j along ``dim``."""
+
+    node_name = "ProdBackward1"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        ctx.dim, ctx.keepdim = normalize_dim(dim, x.ndim), keepdim
+        data = x._data
+        result = np.asarray(data.prod(axis=ctx.dim if data.ndim else None, keepdims=keepdim,
+                                      dtype=_sum_dtype(data)))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        if x.ndim == 0:
+            return grad, None, None
+        grad = _unsqueeze_to(grad, (ctx.dim,), ctx.keepdim)
+        if x._data.all():
+            return grad * _unsqueeze_to(result, (ctx.dim,), ctx.keepdim) / x, None, None
+        return grad * _product_of_others(x, ctx.dim), None, None
+
+
+def _product_of_others(x, d):
+    """For each element, the product of the other elements along ``d`` (zeros allowed): the rows
+    of an n×n table holding x with 1 on the diagonal, multiplied out."""
+    n = x.shape[d]
+    eye_shape = [1] * (x.ndim + 1)
+    eye_shape[d], eye_shape[d + 1] = n, n
+    eye = np.eye(n, dtype=x._data.dtype).reshape(eye_shape)
+    table = x.unsqueeze(d) * Tensor._make(1 - eye) + Tensor._make(eye)
+    return ProdDim.apply(table, d + 1, False)
+
+
+def prod(x, dim=None, keepdim=False, dtype=None):
+    """The product of all elements, or over one ``dim``."""
+    if dtype is not None:
+        x = x.to(dtype)
+    if dim is None:
+        return Prod.apply(x)
+    return ProdDim.apply(x, dim, keepdim)
+
+
+# ---------------------------------------------------------------- var and std
+def _check_floating(x):
+    if x._data.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+
+
+def _variance(ctx, x, dim, correction, keepdim, op):
+    """Forward of var/std: the sum of squared deviations over ``dim`` / (n - correction)."""
+    _check_floating(x)
+    data = x._data
+    dims = _all_dims(dim, x.ndim)
+    axis = dims if data.ndim else None
+    n = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
+    ctx.dim, ctx.keepdim, ctx.correction = dims, keepdim, correction
+    ctx.dof = n - correction
+    if ctx.dof <= 0:
+        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the reduction factor (input numel divided by output numel).",
+                      UserWarning, stacklevel=5)
+    deviation = data - data.mean(axis=axis, keepdims=True)
+    squares = (deviation * deviation).sum(axis=axis, keepdims=keepdim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(squares / np.asarray(builtins.max(ctx.dof, 0), dtype=data.dtype))
+
+
+def _var_backward(ctx, x, grad):
+    """∂var/∂x = 2 (x - mean) / (n - correction), broadcast back over ``dim``."""
+    with np.errstate(divide="ignore"):
+        scale = float(np.divide(2.0, ctx.dof))
+    grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim) if x.ndim else grad
+    return grad * scale * (x - x.mean(ctx.dim if x.ndim else None, keepdim=True))
+
+
+class Var(_Op):
+    """y = Σ (x - mean)² / (n - correction);  ∂y/∂x = 2 (x - mean) / (n - correction)."""
+
+    node_name = "VarBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        ctx.save_for_backward(x)
+        return _variance(ctx, x, dim, correction, keepdim, "var")
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return _var_backward(ctx, x, grad), None, None, None
+
+
+class Std(_Op):
+    """y = √var(x);  ∂y/∂x = ∂var/∂x / (2y) (0 where y = 0)."""
+
+    node_name = "StdBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        result = np.sqrt(_variance(ctx, x, dim, correction, keepdim, "std"))
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        safe = result * 2 + eq(result, 0)
+        return _var_backward(ctx, x, grad / safe * ne(result, 0)), None, None, None
+
+
+def _correction(dim, unbiased, correction):
+    if isinstance(dim, bool):  # x.var(False): the first positional argument is ``unbiased``
+        dim, unbiased = None, dim
+    if correction is None:
+        correction = 1 if unbiased else 0
+    return dim, correction
+
+
+def var(x, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    """The variance over ``dim`` (all dims by default), with Bessel's correction unless
+    ``unbiased=False`` or another ``correction`` is given."""
+    dim, correction = _correction(dim, unbiased, correction)
+    return Var.apply(x, dim, correction, keepdim)
+
+
+def std(x, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    """The standard deviation over ``dim`` (all dims by default); see ``var``."""
+    dim, correction = _correction(dim, unbiased, correction)
+    return Std.apply(x, dim, correction, keepdim)
+
+
+# ---------------------------------------------------------------- all and any
+def _truth(reduce, x, dim, keepdim):
+    data = x._data
+    dims = _all_dims(dim, x.ndim)
+    out = np.asarray(reduce(data, axis=dims if data.ndim else None,
+                            keepdims=keepdim and dim is not None))
+    return Tensor._make(out.astype(np.uint8 if data.dtype == np.uint8 else np.bool_))
+
+
+def all(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
+    """Whether every element (over ``dim``, or all) is non-zero: a bool tensor."""
+    return _truth(np.all, x, dim, keepdim)
+
+
+def any(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
+    """Whether some element (over ``dim``, or all) is non-zero: a bool tensor."""
+    return _truth(np.any, x, dim, keepdim)

@@ -1,12 +1,25 @@
-"""Shape ops: views, reshapes, transposes, squeezes and expands."""
+"""Shape ops: views, reshapes, transposes, squeezes, expands, splits and repeats.
+
+Where PyTorch returns a view, the op returns a NumPy view of the input's array (``is_view``), so
+the two share memory and the version counter, as in PyTorch.
+"""
+
+import math
 
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim
+from minigrad.ops._util import normalize_dim, sum_to
 
-__all__ = ["View", "Expand", "Unsqueeze", "Clone", "Squeeze", "view", "reshape", "expand",
-           "unsqueeze", "clone", "squeeze"]
+__all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "SqueezeDim",
+           "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
+           "Repeat", "view", "reshape", "flatten", "unflatten", "expand", "expand_as",
+           "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "t",
+           "permute", "movedim", "chunk", "split", "unbind", "repeat"]
+
+VIEW_INCOMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead.")
 
 
 def _size(shape):
@@ -20,24 +33,52 @@ def _infer_shape(shape, numel):
     if shape.count(-1) > 1:
         raise RuntimeError("only one dimension can be inferred")
     if -1 in shape:
-        known = int(np.prod([s for s in shape if s != -1]))
+        known = math.prod(s for s in shape if s != -1)
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{shape}' is invalid for input of size {numel}")
         shape[shape.index(-1)] = numel // known
-    if int(np.prod(shape)) != numel:
+    if math.prod(shape) != numel:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return tuple(shape)
+
+
+def _view_of(data, shape):
+    """``data`` seen with another shape without copying, or None when the strides forbid it."""
+    try:
+        return np.reshape(data, shape, copy=False)
+    except ValueError:
+        return None
 
 
 class View(_Op):
     """y = x with another shape, same elements;  ∂y/∂x = grad reshaped back."""
 
     node_name = "ViewBackward0"
+    is_view = True
 
     @staticmethod
     def forward(ctx, x, shape):
         ctx.self_sym_sizes = x.shape
-        return x._data.reshape(_infer_shape(shape, x._data.size))
+        out = _view_of(x._data, _infer_shape(shape, x._data.size))
+        if out is None:
+            raise RuntimeError(VIEW_INCOMPATIBLE)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.reshape(ctx.self_sym_sizes), None
+
+
+class UnsafeView(_Op):
+    """y = a fresh copy of x reshaped (what ``reshape`` records after a clone);  ∂y/∂x = grad
+    reshaped back."""
+
+    node_name = "UnsafeViewBackward0"
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = x.shape
+        return x._data.reshape(shape)
 
     @staticmethod
     def backward(ctx, grad):
@@ -48,34 +89,51 @@ class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
     node_name = "ExpandBackward0"
+    is_view = True
 
     @staticmethod
     def forward(ctx, x, shape):
         ctx.self_sym_sizes = x.shape
-        lead = len(shape) - x.ndim
-        if lead < 0:
-            raise RuntimeError(
-                f"expand(torch.FloatTensor{{{list(x.shape)}}}, size={list(shape)}): the number "
-                "of sizes provided must be greater or equal to the number of dimensions in the "
-                "tensor")
-        target = tuple(x.shape[i - lead] if s == -1 else s for i, s in enumerate(shape))
-        try:
-            return np.broadcast_to(x._data, target)
-        except ValueError:
-            raise RuntimeError(f"The expanded size of the tensor must match the existing size "
-                               f"at non-singleton dimension: target {list(target)}, tensor "
-                               f"{list(x.shape)}") from None
+        return np.broadcast_to(x._data, _expanded_shape(x, shape))
 
     @staticmethod
     def backward(ctx, grad):
-        from minigrad.ops._util import sum_to
         return sum_to(grad, ctx.self_sym_sizes), None
+
+
+def _expanded_shape(x, shape):
+    """The target of ``x.expand(*shape)`` with PyTorch's checks and messages."""
+    lead = len(shape) - x.ndim
+    if lead < 0:
+        raise RuntimeError(
+            f"expand(minigrad.{x.dtype.tensor_type}{{{list(x.shape)}}}, size={list(shape)}): "
+            f"the number of sizes provided ({len(shape)}) must be greater or equal to the "
+            f"number of dimensions in the tensor ({x.ndim})")
+    target = []
+    for i, s in enumerate(shape):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
+                                   f"leading, non-existing dimension {i}")
+            target.append(s)
+            continue
+        have = x.shape[i - lead]
+        if s == -1:
+            s = have
+        elif have != s and have != 1:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({s}) must match the existing size ({have}) "
+                f"at non-singleton dimension {i}.  Target sizes: {list(shape)}.  Tensor sizes: "
+                f"{list(x.shape)}")
+        target.append(s)
+    return tuple(target)
 
 
 class Unsqueeze(_Op):
     """y = x with a new dimension of size 1 at ``dim``;  ∂y/∂x = grad squeezed at ``dim``."""
 
     node_name = "UnsqueezeBackward0"
+    is_view = True
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -87,73 +145,310 @@ class Unsqueeze(_Op):
         return grad.squeeze(ctx.dim), None
 
 
+class Clone(_Op):
+    """y = a copy of x (same memory layout);  ∂y/∂x = 1."""
+
+    node_name = "CloneBackward0"
+
+    @staticmethod
+    def forward(ctx, x, order="K"):
+        return x._data.copy(order=order)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class Squeeze(_Op):
+    """y = x without its dimensions of size 1;  ∂y/∂x = grad with them put back."""
+
+    node_name = "SqueezeBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        shape = x._data.shape
+        dims = range(x.ndim) if dims is None else (normalize_dim(d, x.ndim) for d in dims)
+        ctx.dims = tuple(sorted({d for d in dims if x.ndim and shape[d] == 1}))
+        return np.squeeze(x._data, ctx.dims)
+
+    @staticmethod
+    def backward(ctx, grad):
+        for d in ctx.dims:
+            grad = grad.unsqueeze(d)
+        return grad, None
+
+
+class SqueezeDim(Squeeze):
+    """y = x without dimension ``dim`` if its size is 1;  ∂y/∂x = grad unsqueezed there."""
+
+    node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    """y = x without those of ``dims`` whose size is 1;  ∂y/∂x = grad unsqueezed there."""
+
+    node_name = "SqueezeBackward2"
+
+
+class Transpose(_Op):
+    """y = x with dimensions ``dim0`` and ``dim1`` swapped;  ∂y/∂x = grad swapped back."""
+
+    node_name = "TransposeBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim0, dim1):
+        ctx.dim0, ctx.dim1 = normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim)
+        return np.swapaxes(x._data, ctx.dim0, ctx.dim1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.transpose(ctx.dim0, ctx.dim1), None, None
+
+
+class T(_Op):
+    """y = xᵀ for a matrix (x itself for fewer dimensions);  ∂y/∂x = gradᵀ."""
+
+    node_name = "TBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x):
+        if x.ndim > 2:
+            raise RuntimeError(
+                f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+        return x._data.T
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.t()
+
+
+class Permute(_Op):
+    """y = x with its dimensions reordered by ``dims``;  ∂y/∂x = grad ordered back."""
+
+    node_name = "PermuteBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        if len(dims) != x.ndim:
+            raise RuntimeError(
+                "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                "the length of the desired ordering of dimensions i.e. input.dim() = "
+                f"{x.ndim} is not equal to len(dims) = {len(dims)}")
+        dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+        if len(set(dims)) != len(dims):
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        ctx.dims = dims
+        return np.transpose(x._data, dims)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.permute(tuple(np.argsort(ctx.dims).tolist())), None
+
+
+class Split(_Op):
+    """(y₀, y₁, …) = consecutive pieces of x along ``dim``;  ∂yᵢ/∂x = gradᵢ put back in
+    place (the gradients of all pieces concatenated)."""
+
+    node_name = "SplitBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, sizes, dim):
+        ctx.dim = dim
+        bounds = np.cumsum(sizes)[:-1].tolist()
+        return tuple(np.split(x._data, bounds, axis=dim))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from minigrad.ops.combine import cat
+        return cat(grads, ctx.dim), None, None
+
+
+class SplitWithSizes(Split):
+    """(y₀, y₁, …) = pieces of x of the given sizes along ``dim``;  ∂yᵢ/∂x = gradᵢ in place."""
+
+    node_name = "SplitWithSizesBackward0"
+
+
+class Unbind(_Op):
+    """(y₀, y₁, …) = the slices of x along ``dim``;  ∂yᵢ/∂x = the gradients stacked."""
+
+    node_name = "UnbindBackward0"
+    is_view = True
+
+    @staticmethod
+    def forward(ctx, x, dim):
+        if x.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        ctx.dim = dim = normalize_dim(dim, x.ndim)
+        lead = (slice(None),) * dim
+        return tuple(x._data[lead + (i, Ellipsis)] for i in range(x._data.shape[dim]))
+
+    @staticmethod
+    def backward(ctx, *grads):
+        from minigrad.ops.combine import stack
+        return stack(grads, ctx.dim), None
+
+
+class Repeat(_Op):
+    """y = x tiled ``repeats`` times along each dimension;  ∂y/∂x = the sum over the tiles."""
+
+    node_name = "RepeatBackward0"
+
+    @staticmethod
+    def forward(ctx, x, repeats):
+        if len(repeats) < x.ndim:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
+                               "number of dimensions of tensor")
+        ctx.self_sym_sizes, ctx.repeats = x.shape, repeats
+        padded = (1,) * (len(repeats) - x.ndim) + x.shape
+        return np.tile(x._data.reshape(padded), repeats)
+
+    @staticmethod
+    def backward(ctx, grad):
+        repeats, shape = ctx.repeats, ctx.self_sym_sizes
+        if not repeats:
+            return grad, None
+        padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+        tiles = [n for pair in zip(repeats, padded) for n in pair]
+        grad = grad.reshape(tiles).sum(tuple(range(0, 2 * len(repeats), 2)))
+        return grad.reshape(shape), None
+
+
+# ---------------------------------------------------------------- function forms
 def view(x, *shape):
     return View.apply(x, _size(shape))
 
 
 def reshape(x, *shape):
-    return View.apply(x, _size(shape))
+    """A view when the strides allow it (ViewBackward0), else a copy (UnsafeViewBackward0)."""
+    shape = _infer_shape(_size(shape), x._data.size)
+    if _view_of(x._data, shape) is not None:
+        return View.apply(x, shape)
+    return UnsafeView.apply(Clone.apply(x, "C"), shape)
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    if x.ndim == 0:
+        return reshape(x, 1)
+    start, end = normalize_dim(start_dim, x.ndim), normalize_dim(end_dim, x.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return x
+    shape = x.shape
+    return reshape(x, shape[:start] + (math.prod(shape[start:end + 1]),) + shape[end + 1:])
+
+
+def unflatten(x, dim, sizes):
+    dim = normalize_dim(dim, x.ndim)
+    have = x.shape[dim]
+    sizes = tuple(sizes)
+    known = math.prod(s for s in sizes if s != -1)
+    if (-1 in sizes and (known == 0 or have % known)) or (-1 not in sizes and known != have):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({have}) in the input tensor")
+    return View.apply(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
 
 
 def expand(x, *shape):
-    shape = _size(shape)
-    if shape == x.shape:
-        return x
-    return Expand.apply(x, shape)
+    """Always records ExpandBackward0, as PyTorch does, even when the shape is unchanged."""
+    return Expand.apply(x, _size(shape))
+
+
+def expand_as(x, other):
+    return Expand.apply(x, other.shape)
 
 
 def unsqueeze(x, dim):
     return Unsqueeze.apply(x, dim)
 
 
-class Clone(_Op):
-    """y = a copy of x;  ∂y/∂x = 1."""
-
-    node_name = "CloneBackward0"
-
-    @staticmethod
-    def forward(ctx, x):
-        return x._data.copy()
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad
-
-
-class Squeeze(_Op):
-    """y = x without dimensions of size 1 (all, or the given ones);  ∂y/∂x = grad reshaped."""
-
-    node_name = "SqueezeBackward0"
-
-    @staticmethod
-    def forward(ctx, x, dims):
-        ctx.self_sym_sizes = x.shape
-        if dims is None:
-            return np.squeeze(x._data)
-        dims = tuple(normalize_dim(d, x.ndim) for d in dims)
-        return np.squeeze(x._data, tuple(d for d in dims if x._data.shape[d] == 1))
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad.reshape(ctx.self_sym_sizes), None
-
-
 def clone(x):
     return Clone.apply(x)
+
+
+def contiguous(x):
+    """x itself when its memory is already in row-major order, else a row-major copy."""
+    if x._data.flags.c_contiguous:
+        return x
+    return Clone.apply(x, "C")
 
 
 def squeeze(x, dim=None):
     if dim is None:
         return Squeeze.apply(x, None)
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
-    if isinstance(dim, int):
-        return SqueezeDim.apply(x, dims)
-    return SqueezeDims.apply(x, dims)
+    if isinstance(dim, (tuple, list)):
+        return SqueezeDims.apply(x, tuple(dim))
+    return SqueezeDim.apply(x, (dim,))
 
 
-class SqueezeDim(Squeeze):
-    node_name = "SqueezeBackward1"
+def transpose(x, dim0, dim1):
+    return Transpose.apply(x, dim0, dim1)
 
 
-class SqueezeDims(Squeeze):
-    node_name = "SqueezeBackward2"
+swapaxes = transpose
+
+
+def t(x):
+    return T.apply(x)
+
+
+def permute(x, *dims):
+    return Permute.apply(x, _size(dims))
+
+
+def movedim(x, source, destination):
+    source = [normalize_dim(d, x.ndim) for d in np.atleast_1d(source).tolist()]
+    destination = [normalize_dim(d, x.ndim) for d in np.atleast_1d(destination).tolist()]
+    order = [d for d in range(x.ndim) if d not in source]
+    for dst, src in sorted(zip(destination, source)):
+        order.insert(dst, src)
+    return Permute.apply(x, tuple(order))
+
+
+def split(x, split_size_or_sections, dim=0):
+    """Pieces of ``split_size`` (the last may be smaller), or of the listed sizes."""
+    if x.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    dim = normalize_dim(dim, x.ndim)
+    n = x.shape[dim]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = tuple(int(s) for s in split_size_or_sections)
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise RuntimeError(
+                f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's "
+                f"size at dimension {dim}), but got split_sizes={list(sizes)}")
+        return SplitWithSizes.apply(x, sizes, dim)
+    size = int(split_size_or_sections)
+    if size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got split_size={size}")
+    if size == 0 and n != 0:
+        raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {n}")
+    count = max(1, -(-n // size)) if size else 1
+    sizes = tuple(min(size, n - i * size) for i in range(count))
+    return Split.apply(x, sizes, dim)
+
+
+def chunk(x, chunks, dim=0):
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    if x.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    n = x.shape[normalize_dim(dim, x.ndim)]
+    if n == 0:
+        return split(x, [0] * chunks, dim)
+    return split(x, -(-n // chunks), dim)
+
+
+def unbind(x, dim=0):
+    return Unbind.apply(x, dim)
+
+
+def repeat(x, *repeats):
+    return Repeat.apply(x, _size(repeats))

@@ -1,0 +1,164 @@
+"""Tensor values as plain data: full for small tensors, a summary for large ones.
+
+A *Value* is what snapshots and recordings store instead of an array::
+
+    {"shape": [2], "dtype": "float32", "data": [2.0, 4.0]}
+    {"shape": [256, 1024], "dtype": "float32",
+     "summary": {"min": -3.1, "max": 2.9, "mean": 0.01, "norm": 511.7}}
+
+Non-finite numbers are the strings ``"nan"``, ``"inf"`` and ``"-inf"`` so that every Value is
+valid JSON. ``ValueTable`` stores each distinct Value once and hands out integer references;
+``freeze``/``thaw`` turn plain data into read-only data and back.
+"""
+
+import math
+import re
+from types import MappingProxyType
+
+import numpy as np
+
+__all__ = ["FULL_LIMIT", "value_of", "ValueTable", "value_to_array", "format_value",
+           "callable_name", "freeze", "thaw"]
+
+FULL_LIMIT = 64  # tensors with at most this many elements are stored in full
+
+
+def _number(x):
+    """A JSON-safe Python number (non-finite floats become strings)."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if x != x else ("inf" if x > 0 else "-inf")
+    return x
+
+
+def _json_safe(data):
+    if isinstance(data, list):
+        return [_json_safe(d) for d in data]
+    return _number(data)
+
+
+def _summary(array):
+    with np.errstate(all="ignore"):
+        values = array.astype(np.float64) if array.dtype.kind in "biu" else array
+        return {"min": _number(float(values.min())), "max": _number(float(values.max())),
+                "mean": _number(float(values.mean())),
+                "norm": _number(float(np.sqrt(np.sum(np.square(values, dtype=np.float64)))))}
+
+
+def value_of(array, full_limit=FULL_LIMIT):
+    """The Value (plain data) of an ndarray or a tensor.
+
+    Example:
+        >>> value_of(np.array([2.0, 4.0], dtype=np.float32))
+        {'shape': [2], 'dtype': 'float32', 'data': [2.0, 4.0]}
+    """
+    array = getattr(array, "_data", array)
+    value = {"shape": list(array.shape), "dtype": array.dtype.name}
+    if array.size <= full_limit:
+        data = array.tolist()
+        value["data"] = _json_safe(data) if array.dtype.kind == "f" else data
+    else:
+        value["summary"] = _summary(array)
+    return value
+
+
+class ValueTable:
+    """Stores each distinct Value once; ``add(array)`` returns its index in ``values``.
+
+    Small arrays are deduplicated by content (dtype, shape and bytes), large ones by their
+    summary, so a gradient that flows unchanged through ten events is stored once.
+    """
+
+    def __init__(self, full_limit=FULL_LIMIT):
+        self.full_limit = full_limit
+        self.values = []
+        self.nbytes = 0          # a rough estimate of the memory the Values take
+        self._index = {}
+
+    def add(self, tensor):
+        """The reference of ``tensor``'s current value (``None`` for ``None``)."""
+        if tensor is None:
+            return None
+        array = getattr(tensor, "_data", tensor)
+        if array.size <= self.full_limit:
+            key = (array.dtype.str, array.shape, array.tobytes())
+            ref = self._index.get(key)
+            if ref is None:
+                ref = self._store(key, value_of(array, self.full_limit), 80 + 32 * array.size)
+            return ref
+        value = value_of(array, self.full_limit)
+        key = (value["dtype"], array.shape, tuple(value["summary"].values()))
+        ref = self._index.get(key)
+        return self._store(key, value, 200) if ref is None else ref
+
+    def _store(self, key, value, size):
+        ref = self._index[key] = len(self.values)
+        self.values.append(value)
+        self.nbytes += size
+        return ref
+
+
+def value_to_array(value):
+    """The ndarray of a full Value (``None`` for a summary)."""
+    if value is None or "data" not in value:
+        return None
+    data = thaw(value["data"])
+
+    def restore(d):
+        if isinstance(d, list):
+            return [restore(x) for x in d]
+        return float(d) if isinstance(d, str) else d
+    return np.array(restore(data), dtype=value["dtype"]).reshape(value["shape"])
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def format_value(value, max_elements=8):
+    """Short text for a Value, as PyTorch prints the tensor: ``[6., 8.]``, ``1.``.
+
+    Example:
+        >>> format_value({"shape": [2], "dtype": "float32", "data": [6.0, 8.0]})
+        '[6., 8.]'
+    """
+    if value is None:
+        return "None"
+    shape = list(value["shape"])
+    size = int(np.prod(shape, dtype=np.int64)) if shape else 1
+    if "data" in value and size <= max_elements:
+        from minigrad._formatting import tensor_body
+        return _SPACES.sub(" ", tensor_body(value_to_array(value), indent=0)).replace("[ ", "[")
+    dims = "×".join(str(s) for s in shape)
+    if "data" in value:
+        array = value_to_array(value).astype(np.float64)
+        with np.errstate(all="ignore"):
+            mean, norm = float(array.mean()), float(np.sqrt(np.sum(array * array)))
+    else:
+        mean, norm = (float(value["summary"][k]) for k in ("mean", "norm"))
+    return f"a {dims} tensor (mean {mean:.4g}, norm {norm:.4g})"
+
+
+def callable_name(fn):
+    """A readable name for a hook: its ``__name__``, or its class name."""
+    inner = getattr(fn, "func", None)  # functools.partial
+    if inner is not None and not hasattr(fn, "__name__"):
+        return f"partial({callable_name(inner)})"
+    name = getattr(fn, "__name__", None)
+    return name if isinstance(name, str) else type(fn).__name__
+
+
+def freeze(data):
+    """Read-only copy of plain data: dicts become mapping proxies, lists become tuples."""
+    if isinstance(data, dict):
+        return MappingProxyType({k: freeze(v) for k, v in data.items()})
+    if isinstance(data, (list, tuple)):
+        return tuple(freeze(v) for v in data)
+    return data
+
+
+def thaw(data):
+    """Plain (JSON-ready) copy of frozen data."""
+    if isinstance(data, (dict, MappingProxyType)):
+        return {k: thaw(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [thaw(v) for v in data]
+    return data

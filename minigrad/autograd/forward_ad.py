@@ -1,0 +1,263 @@
+"""Forward-mode AD: dual tensors that carry a tangent through every op, as in PyTorch.
+
+Inside ``with dual_level():``, ``make_dual(primal, tangent)`` gives a tensor whose every op also
+computes the directional derivative of its result along ``tangent`` (a Jacobian-vector product).
+``unpack_dual(y)`` reads it back as ``UnpackedDualTensor(primal, tangent)``. Leaving the level
+forgets every tangent; outside a level, ``Function.apply`` pays one flag test and nothing more.
+
+How a tangent crosses one op. Every op already knows its vector-Jacobian product (its
+``backward``), written with Tensor ops, so it can itself be differentiated. For a seed ``g``,
+``vjp(g) = Jᵀ g`` is linear in ``g``; differentiating ``⟨vjp(g), t⟩`` with respect to ``g``
+gives ``J t``, the JVP. This is the "double backward trick": forward mode for every op of minigrad,
+including ops written after this file, with no per-op JVP formula. A user's
+``autograd.Function`` supplies its own ``jvp(ctx, *tangents)``, as in PyTorch.
+
+Example:
+    >>> import minigrad.autograd.forward_ad as fwAD
+    >>> with fwAD.dual_level():
+    ...     x = fwAD.make_dual(minigrad.tensor([0.0, 1.0]), minigrad.tensor([1.0, 1.0]))
+    ...     fwAD.unpack_dual(x.sin()).tangent    # cos(x) · 1
+    tensor([1.0000, 0.5403])
+"""
+
+import collections
+import weakref
+
+from minigrad.autograd import observe
+from minigrad.grad_mode import state
+
+__all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
+           "UnpackedDualTensor"]
+
+UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "tangent"])
+UnpackedDualTensor.__doc__ = """What ``unpack_dual`` returns: the ``primal`` and its ``tangent``."""
+
+_ATTR = "_fw_tangent"   # where a tensor keeps its tangent (in its ``__dict__``)
+
+# Read by ``Function.apply`` on every op: True only inside a dual level (and not while this
+# module is busy computing a JVP, whose scratch ops must not propagate tangents themselves).
+_active = False
+_level = None           # the level that is entered (0), or None
+_holders = []           # weak references to the tensors that hold a tangent of that level
+
+
+# ---------------------------------------------------------------------------- levels
+def enter_dual_level():
+    """Enter a new forward grad level and return it (PyTorch supports one level at a time)."""
+    global _active, _level
+    if _level is not None:
+        raise RuntimeError("Nested forward mode AD is not supported at the moment")
+    _level, _active = 0, True
+    return _level
+
+
+def exit_dual_level(*, level=None):
+    """Leave the level: every tangent created in it is forgotten."""
+    global _active, _level
+    if level is None:
+        level = _level
+    if level is None or level < 0:
+        raise RuntimeError("Dual level must be a positive number.")
+    if level != _level:
+        raise RuntimeError("Trying to exit a forward AD level that was not the last one that "
+                           "was created. This is not supported.")
+    for ref in _holders:
+        tensor = ref()
+        if tensor is not None:
+            tensor.__dict__.pop(_ATTR, None)
+    _holders.clear()
+    _level, _active = None, False
+
+
+class dual_level:
+    """Context manager for forward-mode AD: tangents exist only inside it.
+
+    Example:
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> x = minigrad.tensor(2.0)
+        >>> with fwAD.dual_level():
+        ...     y = fwAD.make_dual(x, minigrad.tensor(1.0)) ** 3
+        ...     fwAD.unpack_dual(y).tangent     # 3x² · 1
+        tensor(12.)
+        >>> fwAD.unpack_dual(y).tangent is None
+        True
+    """
+
+    def __enter__(self):
+        return enter_dual_level()
+
+    def __exit__(self, *exc):
+        exit_dual_level()
+        return False
+
+
+# ---------------------------------------------------------------------------- dual tensors
+def _check_level(level, what):
+    if level is None:
+        level = _level
+    if level is None:
+        if what == "make":
+            raise RuntimeError("Trying to create a dual Tensor for forward AD but no level "
+                               "exists, make sure to enter_dual_level() first.")
+        return None
+    if level != _level:
+        if what == "make":
+            raise RuntimeError("Invalid level given to _make_dual")
+        return None
+    return level
+
+
+def tangent_of(tensor):
+    """The tangent ``tensor`` carries at the current level, or None."""
+    return tensor.__dict__.get(_ATTR)
+
+
+def _set_tangent(tensor, tangent):
+    if _ATTR not in tensor.__dict__:
+        _holders.append(weakref.ref(tensor))
+    tensor.__dict__[_ATTR] = tangent
+
+
+def make_dual(tensor, tangent, *, level=None):
+    """A tensor with the values of ``tensor`` that carries ``tangent`` through every op.
+
+    The result shares memory with ``tensor``; when ``tensor`` requires grad it is a view of it,
+    so reverse mode still reaches ``tensor`` through it.
+
+    Example:
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> with fwAD.dual_level():
+        ...     x = fwAD.make_dual(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 0.0]))
+        ...     fwAD.unpack_dual(x * x).tangent
+        tensor([2., 0.])
+    """
+    _check_level(level, "make")
+    if not tensor.is_floating_point():
+        raise ValueError(f"Expected primal to be floating point or complex, but got: "
+                         f"{tensor.dtype}")
+    if not tangent.is_floating_point():
+        raise ValueError(f"Expected tangent to be floating point or complex, but got: "
+                         f"{tangent.dtype}")
+    if tangent.shape != tensor.shape:
+        raise RuntimeError(
+            "Trying to set a forward gradient that has a different size than that of the "
+            f"original Tensor, this is not supported. Tensor is of size {list(tensor.shape)} "
+            f"while the given forward gradient is of size {list(tangent.shape)}.")
+    if tangent_of(tensor) is not None:
+        raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
+                           f"gradient at the same level {_level} is not supported.")
+    dual = _alias(tensor)
+    _set_tangent(dual, tangent)
+    return dual
+
+
+def unpack_dual(tensor, *, level=None):
+    """Split a dual tensor into ``UnpackedDualTensor(primal, tangent)``.
+
+    ``tangent`` is None for a tensor without one (or outside its level); ``primal`` is a
+    tensor without a tangent that shares memory with ``tensor`` (a view when it requires grad).
+
+    Example:
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> with fwAD.dual_level():
+        ...     x = fwAD.make_dual(minigrad.tensor(3.0), minigrad.tensor(1.0))
+        ...     primal, tangent = fwAD.unpack_dual(x.exp())
+        ...     tangent                      # e³ · 1
+        tensor(20.0855)
+    """
+    from minigrad.tensor import Tensor
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"_unpack_dual(): argument 'dual' (position 1) must be Tensor, not "
+                        f"{type(tensor).__name__}")
+    level = _check_level(level, "unpack")
+    tangent = tangent_of(tensor) if level is not None else None
+    if tangent is None and level is None:
+        return UnpackedDualTensor(tensor, None)
+    return UnpackedDualTensor(_alias(tensor), tangent)
+
+
+def _alias(tensor):
+    """A new tensor object on the same memory, without tangent (a view if it requires grad)."""
+    global _active
+    if not (tensor.requires_grad and state.grad_enabled):
+        return tensor.detach()
+    previous, _active = _active, False
+    try:
+        return tensor.view_as(tensor)
+    finally:
+        _active = previous
+
+
+# ---------------------------------------------------------------------------- propagation
+def propagate(fn_cls, ctx, args, outputs):
+    """Give the outputs of one op their tangents; ``Function.apply`` calls this in a level."""
+    from minigrad.tensor import Tensor
+    tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if all(t is None for t in tangents):
+        return
+    global _active
+    saved_observers, observe.observers = observe.observers, []  # scratch graphs stay private
+    _active = False
+    try:
+        if fn_cls._forward_on_arrays:
+            out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
+        else:
+            out_tangents = _jvp_of_custom_function(fn_cls, ctx, tangents)
+    finally:
+        _active = True
+        observe.observers = saved_observers
+    for out, tangent in zip(outputs, out_tangents):
+        if out is not None and tangent is not None:
+            _set_tangent(out, tangent)
+
+
+def _jvp_of_custom_function(fn_cls, ctx, tangents):
+    if getattr(fn_cls, "jvp", None) is None:
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+    result = fn_cls.jvp(ctx, *tangents)
+    return result if isinstance(result, tuple) else (result,)
+
+
+def _jvp_by_double_backward(fn_cls, args, tangents, outputs):
+    """Tangents of ``fn_cls(*args)``'s outputs: d/dg ⟨vjp(g), t⟩ = J t, for each output."""
+    from minigrad.autograd.api import grad
+    from minigrad.factories import zeros_like
+    from minigrad.tensor import Tensor
+
+    grad_mode = state.grad_enabled
+    state.grad_enabled = True
+    try:
+        # Run the op again on fresh stand-ins for the inputs that carry a tangent. A stand-in
+        # of an input that requires grad is a view of it, so the tangent stays differentiable
+        # (reverse over forward); the op gets a clone, which in-place ops may overwrite.
+        inputs, wrt, wrt_tangents = list(args), [], []
+        for i, (a, t) in enumerate(zip(args, tangents)):
+            if t is None:
+                continue
+            stand_in = (a.view_as(a) if a.requires_grad and grad_mode
+                        else a.detach().requires_grad_())
+            inputs[i] = stand_in.clone()
+            wrt.append(stand_in)
+            wrt_tangents.append(t.to(a.dtype))
+        rerun = fn_cls.apply(*inputs)
+        rerun = rerun if isinstance(rerun, tuple) else (rerun,)
+        live = [j for j, o in enumerate(rerun)
+                if isinstance(o, Tensor) and o.requires_grad and o.is_floating_point()]
+        result = [None] * len(outputs)
+        if not live:
+            return result
+        seeds = [zeros_like(rerun[j]).requires_grad_() for j in live]
+        vjps = grad([rerun[j] for j in live], wrt, seeds, create_graph=True, allow_unused=True)
+        used = [(v, t) for v, t in zip(vjps, wrt_tangents) if v is not None and v.requires_grad]
+        keep_graph = grad_mode and (any(t.requires_grad for t in wrt_tangents) or any(
+            isinstance(a, Tensor) and a.requires_grad for a in args))
+        jvps = [None] * len(seeds)
+        if used:
+            jvps = grad([v for v, _ in used], seeds, [t for _, t in used],
+                        create_graph=keep_graph, allow_unused=True)
+        for j, seed, jvp in zip(live, seeds, jvps):
+            result[j] = zeros_like(seed) if jvp is None else jvp
+        return result
+    finally:
+        state.grad_enabled = grad_mode

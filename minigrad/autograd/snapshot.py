@@ -1,0 +1,393 @@
+"""``snapshot()``: the graph reachable from some tensors, now, as immutable plain data.
+
+The snapshot walks ``grad_fn`` and ``next_functions`` from the roots and writes down every
+tensor it can still reach (the roots, leaves through their AccumulateGrad node, constants
+through the nodes that used them, intermediate results that are still alive), every node with
+its saved tensors and hooks, the ``(None, 0)`` stubs of constants, and the edges between them.
+Nothing in a ``Snapshot`` is a live object: ``viz`` draws from it alone. The format is
+described in ``docs/graph-data.md``.
+"""
+
+import json
+
+from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
+from minigrad.autograd._values import (
+    FULL_LIMIT,
+    callable_name,
+    format_value,
+    freeze,
+    thaw,
+    value_of,
+)
+from minigrad.autograd.node import AccumulateGrad, GraphRoot
+
+__all__ = ["snapshot", "Snapshot", "FORMAT"]
+
+FORMAT = "minigrad.snapshot/1"
+
+
+def snapshot(*roots, names=None, full_limit=FULL_LIMIT):
+    """The graph reachable from ``roots`` as a ``Snapshot`` (immutable plain data).
+
+    Args:
+        *roots: tensors (usually the loss).
+        names: a dict name → tensor for display names; ``names=locals()`` works (other values
+            and names starting with ``_`` are ignored; an ``nn.Module`` value names its
+            parameters ``<name>.<parameter>``).
+        full_limit: tensors with at most this many elements keep all their values; larger
+            ones are summarised (shape, min, max, mean, norm).
+
+    Example:
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = (x * 3).sum()
+        >>> snap = snapshot(y, names=locals())
+        >>> [t["name"] for t in snap.tensors]
+        ['y', 'x']
+        >>> [n["name"] for n in snap.nodes]
+        ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
+    """
+    builder = GraphBuilder(full_limit)
+    for root in roots:
+        builder.add_root(root)
+    return Snapshot(builder.finish(names))
+
+
+class Snapshot:
+    """A graph as immutable plain data: ``roots``, ``tensors``, ``nodes``, ``constants``,
+    ``edges`` (see ``docs/graph-data.md``).
+
+    Each item is a read-only mapping; ``to_dict()`` gives a plain, JSON-ready copy.
+
+    Example:
+        >>> snap = snapshot(loss)
+        >>> snap.tensor(snap.roots[0])["kind"]
+        'root'
+        >>> Snapshot.from_json(snap.to_json()) == snap
+        True
+    """
+
+    __slots__ = ("_data", "_by_id")
+
+    def __init__(self, data):
+        self._data = freeze(data)
+        self._by_id = {item["id"]: item for key in ("tensors", "nodes", "constants", "edges")
+                       for item in self._data[key]}
+
+    format = property(lambda self: self._data["format"])
+    roots = property(lambda self: self._data["roots"])
+    tensors = property(lambda self: self._data["tensors"])
+    nodes = property(lambda self: self._data["nodes"])
+    constants = property(lambda self: self._data["constants"])
+    edges = property(lambda self: self._data["edges"])
+
+    def __getitem__(self, id_):
+        """The tensor, node, constant or edge with this id."""
+        return self._by_id[id_]
+
+    def __contains__(self, id_):
+        return id_ in self._by_id
+
+    def tensor(self, id_):
+        return self._by_id[id_]
+
+    def node(self, id_):
+        return self._by_id[id_]
+
+    def named(self, name):
+        """The TensorInfo whose display name is ``name``."""
+        for info in self.tensors:
+            if info["name"] == name:
+                return info
+        raise KeyError(name)
+
+    def to_dict(self):
+        """A plain (JSON-ready) copy."""
+        return thaw(self._data)
+
+    def to_json(self, indent=None):
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, data):
+        if data.get("format") != FORMAT:
+            raise ValueError(f"not a minigrad snapshot (format {data.get('format')!r})")
+        return cls(data)
+
+    @classmethod
+    def from_json(cls, text):
+        return cls.from_dict(json.loads(text))
+
+    def __eq__(self, other):
+        return isinstance(other, Snapshot) and self._data == other._data
+
+    __hash__ = None
+
+    def __repr__(self):
+        counts = ", ".join(f"{len(self._data[k])} {k}" for k in ("tensors", "nodes", "constants"))
+        return f"<Snapshot: {counts}>"
+
+
+def node_kind(node):
+    if isinstance(node, AccumulateGrad):
+        return "accumulate"
+    return "root" if isinstance(node, GraphRoot) else "function"
+
+
+def _hooks(table):
+    return [callable_name(h) for h in table.values()] if table else []
+
+
+class GraphBuilder:
+    """Collects the tensors, nodes, constants and edges of a graph, then names them."""
+
+    def __init__(self, full_limit=FULL_LIMIT):
+        self.full_limit = full_limit
+        self.roots = []
+        self.tensors = {}      # id -> [tensor, info]
+        self.nodes = {}        # id -> [node or None (a node no longer alive), info]
+        self.constants = []
+        self.edges = []
+        self._stack = []
+
+    # ----------------------------------------------------------------- collecting
+    def add_root(self, tensor):
+        tid = self.add_tensor(tensor)
+        if tid not in self.roots:
+            self.roots.append(tid)
+        self.walk()
+        return tid
+
+    def add_tensor(self, tensor):
+        """Add ``tensor`` (and, after ``walk``, everything reachable from it); return its id."""
+        tid = tensor_id(tensor)
+        if tid in self.tensors:
+            return tid
+        self.tensors[tid] = [tensor, None]
+        if tensor.grad_fn is not None:
+            self._stack.append(tensor.grad_fn)
+        accumulator = tensor._accumulator() if tensor._accumulator is not None else None
+        if accumulator is not None:
+            self._stack.append(accumulator)
+        return tid
+
+    def add_node(self, node):
+        self._stack.append(node)
+        self.walk()
+        return node_id(node)
+
+    def walk(self):
+        """Add everything reachable from the tensors and nodes added so far."""
+        stack = self._stack
+        while stack:
+            node = stack.pop()
+            nid = node_id(node)
+            if nid in self.nodes:
+                continue
+            self.nodes[nid] = [node, None]
+            for nr, ref in enumerate(node._output_refs):
+                tensor = ref() if ref is not None else None
+                if tensor is not None and tensor.grad_fn is node:
+                    self._edge(node, "output", nr, nid, self.add_tensor(tensor), None, nr)
+            if isinstance(node, AccumulateGrad):
+                self._edge(node, "variable", 0, nid, self.add_tensor(node.variable), None, None)
+            inputs = node._input_refs
+            for position, (child, input_nr) in enumerate(node.next_functions):
+                if child is None:
+                    ref = inputs[position] if position < len(inputs) else None
+                    tensor = ref() if ref is not None else None
+                    cid = constant_id(node, position)
+                    self.constants.append({
+                        "id": cid, "node": nid, "position": position,
+                        "tensor": None if tensor is None else self.add_tensor(tensor)})
+                    self._edge(node, "constant", position, nid, cid, position, None)
+                else:
+                    self._edge(node, "next", position, nid, node_id(child), position, input_nr)
+            # Children are pushed in reverse so that they are visited in next_functions order.
+            stack.extend(child for child, _ in reversed(node.next_functions) if child is not None)
+
+    def _edge(self, node, kind, number, source, target, position, input_nr):
+        self.edges.append({"id": edge_id(node, kind, number), "kind": kind, "source": source,
+                           "target": target, "position": position, "input_nr": input_nr})
+
+    # ----------------------------------------------------------------- describing
+    def finish(self, names=None):
+        """The snapshot as a plain dict, with display names and labels."""
+        for entry in self.tensors.values():
+            entry[1] = self._tensor_info(entry[0])
+        for entry in self.nodes.values():
+            if entry[1] is None:
+                entry[1] = self._node_info(entry[0])
+        _name_tensors(self.tensors, self.nodes, names)
+        _label_nodes(self.nodes, self.tensors)
+        for constant in self.constants:
+            tid = constant["tensor"]
+            constant["name"] = self.tensors[tid][1]["name"] if tid else None
+        return {"format": FORMAT, "roots": list(self.roots),
+                "tensors": [info for _, info in self.tensors.values()],
+                "nodes": [info for _, info in self.nodes.values()],
+                "constants": self.constants, "edges": self.edges}
+
+    def _tensor_info(self, t):
+        tid = tensor_id(t)
+        accumulator = t._accumulator() if t._accumulator is not None else None
+        if t.grad_fn is not None:
+            table = t.grad_fn._tensor_pre_hooks
+            hooks = [callable_name(h) for i, h in table.values() if i == t._output_nr] \
+                if table else []
+        else:
+            hooks = _hooks(t._hooks)
+        retains = t.retains_grad
+        is_root = tid in self.roots
+        if is_root:
+            kind = "root"
+        elif t.grad_fn is None:
+            kind = "leaf" if t._requires_grad else "constant"
+        else:
+            kind = "retained" if retains else "nonleaf"
+        return {
+            "id": tid, "name": None, "shape": list(t.shape), "dtype": t._data.dtype.name,
+            "kind": kind, "requires_grad": t._requires_grad, "is_leaf": t.grad_fn is None,
+            "retains_grad": retains, "is_root": is_root, "version": t._version,
+            "value": value_of(t._data, self.full_limit),
+            "grad": None if t._grad is None else value_of(t._grad._data, self.full_limit),
+            "grad_fn": None if t.grad_fn is None else node_id(t.grad_fn),
+            "output_nr": t._output_nr,
+            "accumulator": None if accumulator is None else node_id(accumulator),
+            "hooks": hooks, "post_accumulate_hooks": _hooks(t._post_acc_hooks),
+        }
+
+    def _node_info(self, node):
+        info = node_structure(node)
+        info.update({
+            "label": None, "alive": True,
+            "outputs": [tensor_id(t) for t in _alive_outputs(node)],
+            "saved": self._saved_info(node),
+            "pre_hooks": _hooks(node._pre_hooks), "post_hooks": _hooks(node._post_hooks),
+            "tensor_hooks": [{"index": i, "name": callable_name(h)}
+                             for i, h in (node._tensor_pre_hooks or {}).values()],
+            "retained": sorted(i for i, ref in (node._retained or {}).items()
+                               if ref() is not None),
+            "metadata": {str(k): str(v) for k, v in (node._metadata or {}).items()},
+        })
+        return info
+
+    def _saved_info(self, node):
+        if not node._saved:
+            return []
+        names = node._saved_names()
+        result = []
+        for i, saved in enumerate(node._saved):
+            name = names[i] if i < len(names) else f"saved_tensors[{i}]"
+            if saved is None:
+                continue
+            tensor = saved.tensor if not saved.is_output else (
+                saved.weak() if saved.weak is not None else None)
+            tid = None
+            if tensor is not None and tensor._uid is not None:
+                tid = tensor_id(tensor) if f"t{tensor._uid}" in self.tensors else None
+            data = saved.tensor._data if saved.tensor is not None else saved.data
+            result.append({
+                "name": name, "tensor": tid, "version": saved.version,
+                "released": saved.released,
+                "modified": not saved.released and saved.version_counter[0] != saved.version,
+                "is_output": saved.is_output, "packed": saved.packed is not None,
+                "value": None if data is None else value_of(data, self.full_limit)})
+        return result
+
+
+def node_structure(node):
+    """What never changes about a node: id, name, kind, order, where its gradients go."""
+    return {
+        "id": node_id(node), "name": type(node).__name__, "kind": node_kind(node),
+        "sequence_nr": node._seq,
+        "variable": tensor_id(node.variable) if isinstance(node, AccumulateGrad) else None,
+        "num_inputs": len(node._output_meta),
+    }
+
+
+def _alive_outputs(node):
+    for ref in node._output_refs:
+        tensor = ref() if ref is not None else None
+        if tensor is not None and tensor.grad_fn is node:
+            yield tensor
+
+
+def _op_name(node_name):
+    """``MulBackward0`` → ``mul``: the forward op a generated tensor name is built from."""
+    base = node_name
+    while base and base[-1].isdigit():
+        base = base[:-1]
+    if base.endswith("Backward"):
+        base = base[:-len("Backward")]
+    return base.lower() or "out"
+
+
+def _given_names(names):
+    """{id(tensor): name} from a ``names`` dict (tensors and nn.Module parameters)."""
+    from minigrad.tensor import Tensor
+    given = {}
+    for name, value in (names or {}).items():
+        if not isinstance(name, str) or name.startswith("_"):
+            continue
+        if isinstance(value, Tensor):
+            given.setdefault(id(value), name)
+        elif callable(getattr(value, "named_parameters", None)) and not isinstance(value, type):
+            for pname, param in value.named_parameters():
+                given.setdefault(id(param), f"{name}.{pname}")
+    return given
+
+
+def _name_tensors(tensors, nodes, names):
+    given = _given_names(names)
+    used = set()
+    pending = []
+    for tensor, info in tensors.values():
+        name = given.get(id(tensor)) or getattr(tensor, "_display_name", None)
+        if name and name not in used:
+            info["name"] = name
+            used.add(name)
+        else:
+            pending.append(info)
+    bases = {}
+    for info in pending:
+        suffix = ""
+        if info["grad_fn"] is not None:
+            node = nodes[info["grad_fn"]][1]
+            stem = _op_name(node["name"])
+            if node["num_inputs"] > 1:
+                suffix = f"[{info['output_nr']}]"
+        elif not info["requires_grad"] and info["shape"] == [] and "data" in info["value"]:
+            stem = format_value(info["value"])  # a Python number wrapped by an op: ``3.``
+        else:
+            stem = "leaf" if info["requires_grad"] else "const"
+        bases.setdefault((stem, suffix), []).append(info)
+    for (stem, suffix), infos in bases.items():
+        if len(infos) == 1 and stem + suffix not in used:
+            infos[0]["name"] = stem + suffix
+            used.add(stem + suffix)
+            continue
+        k = 0
+        for info in infos:
+            k += 1
+            while f"{stem}{k}{suffix}" in used:
+                k += 1
+            info["name"] = f"{stem}{k}{suffix}"
+            used.add(info["name"])
+
+
+def _label_nodes(nodes, tensors):
+    """A unique, readable label per node: ``MulBackward0``, ``AccumulateGrad (x)``, …"""
+    by_name = {}
+    for _, info in nodes.values():
+        by_name.setdefault(info["name"], []).append(info)
+    for name, infos in by_name.items():
+        infos.sort(key=lambda i: (i["sequence_nr"], int(i["id"][1:])))
+        for k, info in enumerate(infos, 1):
+            if info["kind"] == "accumulate" and info["variable"] in tensors:
+                info["label"] = f"{name} ({tensors[info['variable']][1]['name']})"
+            elif len(infos) == 1:
+                info["label"] = name
+            elif info["outputs"]:
+                info["label"] = f"{name} ({tensors[info['outputs'][0]][1]['name']})"
+            else:
+                info["label"] = f"{name} #{k}"

@@ -1,0 +1,20 @@
+"""``minigrad.nn``: modules, parameters, layers, losses, ``init`` and ``functional``.
+
+Mirrors ``torch.nn`` for what tutorials use; node names in the graph are PyTorch's.
+"""
+
+from minigrad.nn import functional, init
+from minigrad.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from minigrad.nn.batchnorm import BatchNorm1d
+from minigrad.nn.container import ModuleDict, ModuleList, Sequential
+from minigrad.nn.dropout import Dropout
+from minigrad.nn.embedding import Embedding
+from minigrad.nn.linear import Flatten, Identity, Linear
+from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from minigrad.nn.module import Module
+from minigrad.nn.parameter import Parameter
+
+__all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
+           "Identity", "Flatten", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax",
+           "LogSoftmax", "Dropout", "BatchNorm1d", "Embedding", "L1Loss", "MSELoss",
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init"]

@@ -1,0 +1,189 @@
+"""Fused loss nodes: ``MseLossBackward0``, ``NllLossBackward0`` (and ``NllLoss2DBackward0``),
+``BinaryCrossEntropyBackward0``, ``BinaryCrossEntropyWithLogitsBackward0``.
+
+Class weights, ``pos_weight`` and class-index targets are not differentiable in PyTorch, so
+they are passed as arrays: they get no edge in ``next_functions``, exactly as in PyTorch.
+"""
+
+import numpy as np
+
+from minigrad.autograd.function import _Op
+from minigrad.nn._functions._reduce import reduce_array, reduction_code, scale_for_reduction
+from minigrad.ops._util import sum_to
+from minigrad.tensor import Tensor
+
+__all__ = ["MseLoss", "NllLoss", "NllLoss2d", "BinaryCrossEntropy",
+           "BinaryCrossEntropyWithLogits"]
+
+
+def _grads_for(ctx, grad_x, grad_t, x, t):
+    """Undo broadcasting between input and target; skip what nobody needs."""
+    needs = ctx.needs_input_grad
+    gx = sum_to(grad_x, x.shape) if needs[0] else None
+    gt = sum_to(grad_t(), t.shape) if needs[1] else None
+    return gx, gt
+
+
+class MseLoss(_Op):
+    """ℓ = reduce((x - t)²);  ∂ℓ/∂x = 2(x - t)·g (/n for 'mean'), ∂ℓ/∂t = -∂ℓ/∂x."""
+
+    node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, reduction):
+        ctx.reduction = reduction_code(reduction)
+        ctx.mode = reduction
+        ctx.save_for_backward(x, target)
+        diff = x._data - target._data
+        ctx.numel = diff.size
+        return reduce_array(diff * diff, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        grad_x = scale_for_reduction(2 * (x - t) * grad, ctx.mode, ctx.numel)
+        return (*_grads_for(ctx, grad_x, lambda: -grad_x, x, t), None)
+
+
+class NllLoss(_Op):
+    """ℓᵢ = -w[tᵢ]·x[i, tᵢ] ('mean' divides the sum by Σ w[tᵢ]);  ∂ℓ/∂x puts -w[tᵢ]·g at
+    the target positions and 0 elsewhere (the loss is linear in x)."""
+
+    node_name = "NllLossBackward0"
+    saved_names = ("self",)
+    class_dim = 1
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction, ignore_index):
+        data = x._data
+        ctx.reduction, ctx.ignore_index = reduction_code(reduction), ignore_index
+        ctx.target = Tensor._make(target)
+        ctx.weight = None if weight is None else Tensor._make(weight)
+        ctx.save_for_backward(x)
+        scores = np.moveaxis(data, 1, -1) if data.ndim > 1 else data
+        n_classes = scores.shape[-1]
+        flat_scores, flat_target = scores.reshape(-1, n_classes), target.reshape(-1)
+        valid = flat_target != ignore_index
+        safe = np.where(valid, flat_target, 0)
+        bad = flat_target[valid & ((flat_target < 0) | (flat_target >= n_classes))]
+        if bad.size:
+            raise IndexError(f"Target {bad[0]} is out of bounds.")
+        w = np.ones(n_classes, data.dtype) if weight is None else weight.astype(data.dtype)
+        wt = w[safe] * valid
+        losses = -wt * flat_scores[np.arange(len(safe)), safe]
+        total = np.asarray(wt.sum(dtype=data.dtype))
+        ctx.total_weight = Tensor._make(total)
+        coef = np.zeros_like(flat_scores)
+        coef[np.arange(len(safe)), safe] = -wt
+        if reduction == "mean":
+            with np.errstate(all="ignore"):
+                coef = coef / total
+                out = np.asarray(losses.sum(dtype=data.dtype) / total)
+        elif reduction == "sum":
+            out = np.asarray(losses.sum(dtype=data.dtype))
+        else:
+            out = losses.reshape(target.shape)
+        coef = coef.reshape(scores.shape)
+        ctx.coef = np.moveaxis(coef, -1, 1) if data.ndim > 1 else coef
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        coef = Tensor._make(ctx.coef)
+        if ctx.reduction == 0 and coef.ndim > 1:
+            grad = grad.unsqueeze(1)
+        return grad * coef, None, None, None, None
+
+
+class NllLoss2d(NllLoss):
+    """The same loss over extra dimensions ``(N, C, d1, …)``, as PyTorch names it."""
+
+    node_name = "NllLoss2DBackward0"
+
+
+def _check_probabilities(x):
+    data = x._data
+    if data.size and (data.min() < 0 or data.max() > 1 or np.isnan(data).any()):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+
+
+class BinaryCrossEntropy(_Op):
+    """ℓ = -w·(t·log x + (1-t)·log(1-x)), logs clamped at -100;
+    ∂ℓ/∂x = w·(x - t)/max(x(1-x), 1e-12)·g, ∂ℓ/∂t = w·(log(1-x) - log x)·g."""
+
+    node_name = "BinaryCrossEntropyBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, weight, reduction):
+        _check_probabilities(x)
+        ctx.reduction, ctx.mode = reduction_code(reduction), reduction
+        ctx.weight = None if weight is None else Tensor._make(weight)
+        ctx.save_for_backward(x, target)
+        p, t = x._data, target._data
+        with np.errstate(divide="ignore"):
+            log_p = np.maximum(np.log(p), -100)
+            log_q = np.maximum(np.log(1 - p), -100)
+        losses = -(t * log_p + (1 - t) * log_q)
+        if weight is not None:
+            losses = losses * weight
+        ctx.numel = losses.size
+        return reduce_array(losses.astype(p.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        w = ctx.weight
+        scaled = scale_for_reduction(grad if w is None else grad * w, ctx.mode, ctx.numel)
+        grad_x = (x - t) / ((1 - x) * x).clamp(min=1e-12) * scaled
+
+        def grad_t():
+            return ((1 - x).log().clamp(min=-100) - x.log().clamp(min=-100)) * scaled
+
+        return (*_grads_for(ctx, grad_x, grad_t, x, t), None, None)
+
+
+def _log_sigmoid(x):
+    """log σ(x) = min(x, 0) - log(1 + e^{-|x|}), stable for large |x|."""
+    return x.clamp(max=0) - (-x.abs()).exp().log1p()
+
+
+class BinaryCrossEntropyWithLogits(_Op):
+    """ℓ = w·((1-t)·x - (1 + (p-1)t)·log σ(x)) with p = pos_weight (1 when absent);
+    ∂ℓ/∂x = w·((1-t) - (1 + (p-1)t)(1 - σ(x)))·g, ∂ℓ/∂t = w·(-x - (p-1)·log σ(x))·g."""
+
+    node_name = "BinaryCrossEntropyWithLogitsBackward0"
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, target, weight, pos_weight, reduction):
+        ctx.reduction, ctx.mode = reduction_code(reduction), reduction
+        ctx.weight = None if weight is None else Tensor._make(weight)
+        ctx.pos_weight = None if pos_weight is None else Tensor._make(pos_weight)
+        ctx.save_for_backward(x, target)
+        z, t = x._data, target._data
+        log_sig = np.minimum(z, 0) - np.log1p(np.exp(-np.abs(z)))
+        log_weight = 1 if pos_weight is None else 1 + (pos_weight - 1) * t
+        losses = (1 - t) * z - log_weight * log_sig
+        if weight is not None:
+            losses = losses * weight
+        ctx.numel = losses.size
+        return reduce_array(losses.astype(z.dtype, copy=False), reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        w, pw = ctx.weight, ctx.pos_weight
+        scaled = scale_for_reduction(grad if w is None else grad * w, ctx.mode, ctx.numel)
+        if pw is None:
+            grad_x = (x.sigmoid() - t) * scaled
+        else:
+            grad_x = ((1 - t) - ((pw - 1) * t + 1) * (1 - x.sigmoid())) * scaled
+
+        def grad_t():
+            if pw is None:
+                return -x * scaled
+            return (-x - (pw - 1) * _log_sigmoid(x)) * scaled
+
+        return (*_grads_for(ctx, grad_x, grad_t, x, t), None, None, None)

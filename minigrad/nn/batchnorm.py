@@ -1,0 +1,78 @@
+"""``BatchNorm1d``: normalise each feature over the batch; running statistics for eval."""
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad.nn import functional as F
+from minigrad.nn.module import Module
+from minigrad.nn.parameter import Parameter
+from minigrad.tensor import Tensor
+
+__all__ = ["BatchNorm1d"]
+
+
+class BatchNorm1d(Module):
+    """y = (x - mean)/√(var + eps)·weight + bias per feature (dim 1 of an (N, C) or (N, C, L)
+    input).
+
+    In training mode the mean and (biased) variance of the batch are used, and the buffers
+    ``running_mean``/``running_var`` move towards them by ``momentum`` (``None``: a cumulative
+    average). In eval mode the running statistics are used instead, so one sample can be
+    normalised: this is why ``model.eval()`` matters for inference.
+
+    Example:
+        >>> bn = nn.BatchNorm1d(2)
+        >>> y = bn(minigrad.tensor([[1.0, 2.0], [3.0, 6.0]]))
+        >>> y
+        tensor([[-1.0000, -1.0000],
+                [ 1.0000,  1.0000]], grad_fn=<NativeBatchNormBackward0>)
+        >>> bn.running_mean
+        tensor([0.2000, 0.4000])
+    """
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
+                 track_running_stats=True, device=None, dtype=None):
+        super().__init__()
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        np_dtype = _dtype.to_dtype(dtype).numpy if dtype is not None else np.float32
+        if affine:
+            self.weight = Parameter(Tensor._make(np.ones(num_features, np_dtype)))
+            self.bias = Parameter(Tensor._make(np.zeros(num_features, np_dtype)))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", Tensor._make(np.zeros(num_features, np_dtype)))
+            self.register_buffer("running_var", Tensor._make(np.ones(num_features, np_dtype)))
+            self.register_buffer("num_batches_tracked", Tensor._make(np.array(0, np.int64)))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            self.running_mean._data[...] = 0
+            self.running_var._data[...] = 1
+            self.num_batches_tracked._data[...] = 0
+
+    def forward(self, input):  # noqa: A002 - PyTorch's argument name
+        if input.ndim not in (2, 3):
+            raise ValueError(f"expected 2D or 3D input (got {input.ndim}D input)")
+        momentum = 0.0 if self.momentum is None else self.momentum
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked._data[...] += 1
+            self.num_batches_tracked._bump_version()
+            if self.momentum is None:
+                momentum = 1.0 / float(self.num_batches_tracked._data)
+        use_batch_stats = self.training or self.running_mean is None
+        tracked = not self.training or self.track_running_stats
+        return F.batch_norm(input, self.running_mean if tracked else None,
+                            self.running_var if tracked else None, self.weight, self.bias,
+                            use_batch_stats, momentum, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"affine={self.affine}, bias={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")

@@ -1,0 +1,344 @@
+"""``nn.functional``: the layers and losses as plain functions (``F.relu``, ``F.mse_loss``, …).
+
+The modules of ``minigrad.nn`` call these; each builds the same graph PyTorch builds, so node
+names match (``F.linear`` on a matrix gives ``AddmmBackward0``, ``F.cross_entropy`` gives
+``NllLossBackward0`` over ``LogSoftmaxBackward0``, ``F.l1_loss`` gives ``MeanBackward0`` over
+``AbsBackward0`` over ``SubBackward0``).
+"""
+
+import warnings
+
+import numpy as np
+
+import minigrad
+from minigrad.factories import get_rng
+from minigrad.nn._functions._reduce import reduction_code
+from minigrad.nn._functions.activation import LeakyRelu
+from minigrad.nn._functions.batch_norm import NativeBatchNorm
+from minigrad.nn._functions.embedding import Embedding
+from minigrad.nn._functions.loss import (
+    BinaryCrossEntropy,
+    BinaryCrossEntropyWithLogits,
+    MseLoss,
+    NllLoss,
+    NllLoss2d,
+)
+from minigrad.tensor import Tensor
+
+__all__ = ["linear", "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax",
+           "dropout", "batch_norm", "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss",
+           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+
+
+# ---------------------------------------------------------------------- layers
+def linear(input, weight, bias=None):  # noqa: A002 - PyTorch's argument name
+    """y = x Wᵀ + b. A matrix input gives one ``AddmmBackward0`` node, like PyTorch; other
+    ranks are flattened to a matrix and viewed back.
+
+    Example:
+        >>> F.linear(minigrad.ones(1, 2), minigrad.ones(3, 2), minigrad.zeros(3))
+        tensor([[2., 2., 2.]])
+    """
+    if input.ndim == 2 and bias is not None:
+        return minigrad.addmm(bias, input, weight.t())
+    if input.ndim == 2:
+        return input.mm(weight.t())
+    if bias is None:
+        return input.matmul(weight.t())
+    batch = input.shape[:-1]
+    out = minigrad.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+    return out.view(*batch, weight.shape[0])
+
+
+def relu(input, inplace=False):  # noqa: A002
+    """max(x, 0), elementwise.
+
+    Example:
+        >>> F.relu(minigrad.tensor([-1.0, 2.0]))
+        tensor([0., 2.])
+    """
+    return input.relu()
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    """x where x > 0, ``negative_slope``·x elsewhere.
+
+    Example:
+        >>> F.leaky_relu(minigrad.tensor([-1.0, 2.0]), 0.1)
+        tensor([-0.1000,  2.0000])
+    """
+    return LeakyRelu.apply(input, negative_slope)
+
+
+def tanh(input):  # noqa: A002
+    """Hyperbolic tangent, elementwise."""
+    return input.tanh()
+
+
+def sigmoid(input):  # noqa: A002
+    """1 / (1 + e⁻ˣ), elementwise."""
+    return input.sigmoid()
+
+
+def _softmax_dim(name, ndim):
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", UserWarning, stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, dtype=None):  # noqa: A002
+    """eˣ / Σ eˣ along ``dim``.
+
+    Example:
+        >>> F.softmax(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim)
+    if dtype is not None:
+        input = input.to(dtype)
+    return input.softmax(dim)
+
+
+def log_softmax(input, dim=None, dtype=None):  # noqa: A002
+    """x - log Σ eˣ along ``dim`` (more accurate than ``softmax(x).log()``)."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim)
+    if dtype is not None:
+        input = input.to(dtype)
+    return input.log_softmax(dim)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zero each element with probability ``p`` and scale the rest by 1/(1-p) (training only;
+    the identity otherwise). The mask is a constant: the node is ``MulBackward0``.
+
+    Example:
+        >>> F.dropout(minigrad.ones(4), p=0.5, training=False)
+        tensor([1., 1., 1., 1.])
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    dtype = input._data.dtype
+    if p == 1:
+        return input * Tensor._make(np.zeros(input.shape, dtype))
+    keep = get_rng().random(input.shape) < 1 - p
+    return input * Tensor._make((keep / (1 - p)).astype(dtype))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa: A002
+               training=False, momentum=0.1, eps=1e-5):
+    """Normalise each channel (dim 1) of a (N, C) or (N, C, L) input, then scale and shift.
+
+    In training the batch statistics are used and the running ones updated in place; otherwise
+    the running statistics are used.
+    """
+    if training:
+        count = input.numel() // input.shape[1]
+        if count <= 1:
+            raise ValueError("Expected more than 1 value per channel when training, got input "
+                             f"size {input.shape}")
+    channels, dtype = input.shape[1], input._data.dtype
+    if weight is None:
+        weight = Tensor._make(np.ones(channels, dtype))
+    if bias is None:
+        bias = Tensor._make(np.zeros(channels, dtype))
+    running = None if running_mean is None else (running_mean, running_var)
+    return NativeBatchNorm.apply(input, weight, bias, running, training, momentum, eps)
+
+
+def _check_indices(indices):
+    if indices._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+            f"Long, Int; but got minigrad.{indices.dtype.tensor_type} instead (while checking "
+            "arguments for embedding)")
+
+
+def embedding(input, weight, padding_idx=None):  # noqa: A002
+    """Rows of ``weight`` picked by the integer tensor ``input``.
+
+    Example:
+        >>> F.embedding(minigrad.tensor([1]), minigrad.eye(3))
+        tensor([[0., 1., 0.]])
+    """
+    _check_indices(input)
+    idx = input._data
+    if idx.size and (idx.min() < -weight.shape[0] or idx.max() >= weight.shape[0]):
+        raise IndexError("index out of range in self")
+    if padding_idx is not None and padding_idx < 0:
+        padding_idx += weight.shape[0]
+    return Embedding.apply(weight, idx, padding_idx)
+
+
+def one_hot(tensor, num_classes=-1):
+    """An int64 tensor with a 1 at each index of ``tensor`` in a new last dimension."""
+    idx = tensor._data
+    n = int(idx.max()) + 1 if num_classes == -1 else num_classes
+    return Tensor._make(np.eye(n, dtype=np.int64)[idx])
+
+
+# ---------------------------------------------------------------------- losses
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    return "none" if not reduce else ("mean" if size_average else "sum")
+
+
+def _target_size_warning(input, target):  # noqa: A002
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.", UserWarning,
+                      stacklevel=3)
+
+
+def _as_array(value, name, op):
+    """A non-differentiable argument (weight, pos_weight) as an array."""
+    if value is None:
+        return None
+    if value._requires_grad:
+        raise RuntimeError(f"The function '{op}' is not differentiable with respect to argument "
+                           f"'{name}'. This input cannot have requires_grad True.")
+    return value._data
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """reduce(|x - t|), built from ``sub``, ``abs`` and ``mean``/``sum`` as PyTorch does.
+
+    Example:
+        >>> F.l1_loss(minigrad.tensor([1.0, 3.0]), minigrad.tensor([0.0, 0.0]))
+        tensor(2.)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction_code(reduction)
+    _target_size_warning(input, target)
+    losses = (input - target).abs()
+    if reduction == "mean":
+        return losses.mean()
+    return losses.sum() if reduction == "sum" else losses
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """reduce((x - t)²) in one ``MseLossBackward0`` node.
+
+    Example:
+        >>> F.mse_loss(minigrad.tensor([1.0, 3.0]), minigrad.tensor([0.0, 0.0]))
+        tensor(5.)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _target_size_warning(input, target)
+    return MseLoss.apply(input, target, reduction)
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,  # noqa: A002
+             reduce=None, reduction="mean"):
+    """Negative log-likelihood of class indices ``target`` under log-probabilities ``input``
+    of shape (N, C), (C,) or (N, C, d1, …); ``weight`` weighs the classes.
+
+    Example:
+        >>> F.nll_loss(minigrad.tensor([[-1.0, -2.0]]), minigrad.tensor([1]))
+        tensor(2.)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target._data.dtype.kind not in "iu":
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {target.dtype.tensor_type[:-6]}")
+    if input.ndim >= 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0]}).")
+    op = NllLoss2d if input.ndim > 2 else NllLoss
+    weight = _as_array(weight, "weight", "nll_loss_forward")
+    return op.apply(input, target._data, weight, reduction, ignore_index)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,  # noqa: A002
+                  reduce=None, reduction="mean", label_smoothing=0.0):
+    """Softmax cross-entropy of logits ``input`` and class indices ``target``:
+    ``nll_loss(log_softmax(input, 1), target)``. A floating ``target`` of the input's shape is
+    read as class probabilities.
+
+    Example:
+        >>> F.cross_entropy(minigrad.tensor([[0.0, 0.0]]), minigrad.tensor([0]))
+        tensor(0.6931)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    class_dim = 0 if input.ndim == 1 else 1
+    log_probs = input.log_softmax(class_dim)
+    if target._data.dtype.kind == "f":
+        return _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing,
+                                   class_dim)
+    loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
+    if label_smoothing > 0:
+        smooth = _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_dim)
+        loss = (1 - label_smoothing) * loss + label_smoothing * smooth
+    return loss
+
+
+def _class_weights(weight, log_probs, class_dim):
+    shape = [1] * log_probs.ndim
+    shape[class_dim] = -1
+    return log_probs if weight is None else log_probs * weight.view(shape)
+
+
+def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing, class_dim):
+    n_classes = log_probs.shape[class_dim]
+    if label_smoothing > 0:
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    losses = -(_class_weights(weight, log_probs, class_dim) * target).sum(class_dim)
+    if reduction == "mean":
+        return losses.sum() / (losses.numel() if log_probs.ndim > 1 else 1)
+    return losses.sum() if reduction == "sum" else losses
+
+
+def _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_dim):
+    n_classes = log_probs.shape[class_dim]
+    keep = Tensor._make((target._data != ignore_index).astype(log_probs._data.dtype))
+    losses = -_class_weights(weight, log_probs, class_dim).sum(class_dim) * keep / n_classes
+    if reduction == "sum":
+        return losses.sum()
+    if reduction == "none":
+        return losses
+    if weight is None:
+        return losses.sum() / keep.sum()
+    safe = np.where(target._data != ignore_index, target._data, 0)
+    return losses.sum() / (Tensor._make(weight._data[safe]) * keep).sum()
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa: A002
+                         reduce=None, reduction="mean"):
+    """-reduce(w·(t·log p + (1-t)·log(1-p))) for probabilities ``input`` in [0, 1].
+
+    Example:
+        >>> F.binary_cross_entropy(minigrad.tensor([0.5]), minigrad.tensor([1.0]))
+        tensor(0.6931)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
+                         f"size ({input.shape}) is deprecated. Please ensure they have the same "
+                         "size.")
+    weight = _as_array(weight, "weight", "binary_cross_entropy")
+    return BinaryCrossEntropy.apply(input, target, weight, reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None,  # noqa: A002
+                                     reduce=None, reduction="mean", pos_weight=None):
+    """``binary_cross_entropy(sigmoid(input), target)`` computed stably from logits.
+
+    Example:
+        >>> F.binary_cross_entropy_with_logits(minigrad.tensor([0.0]), minigrad.tensor([1.0]))
+        tensor(0.6931)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    op = "binary_cross_entropy_with_logits"
+    return BinaryCrossEntropyWithLogits.apply(
+        input, target, _as_array(weight, "weight", op), _as_array(pos_weight, "pos_weight", op),
+        reduction)

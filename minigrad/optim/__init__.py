@@ -1,0 +1,11 @@
+"""``minigrad.optim``: optimizers that update parameters from their ``.grad``.
+
+Updates follow PyTorch's formulas step for step, so a model trained with minigrad and one
+trained with PyTorch from the same weights and data stay equal (to float rounding).
+"""
+
+from minigrad.optim.adam import Adam, AdamW
+from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.sgd import SGD
+
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]

@@ -1,0 +1,267 @@
+"""The engine's execution order, recorded with a Node pre-hook on every node, against torch.
+
+PyTorch runs the ready node created most recently first and an AccumulateGrad as soon as it is
+ready. When several AccumulateGrads are ready at once PyTorch's order depends on its heap, so
+those runs are compared as sets; minigrad's own rule (ties in the order they became ready, i.e.
+in the order of the edges that made them ready) is tested on its own.
+"""
+
+import random
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def graph_nodes(roots):
+    """Every node reachable from the roots' grad_fns (each once)."""
+    seen, stack = [], [r.grad_fn for r in roots]
+    while stack:
+        node = stack.pop()
+        if node is None or any(node is s for s in seen):
+            continue
+        seen.append(node)
+        stack.extend(child for child, _ in node.next_functions)
+    return seen
+
+
+def run_order(lib, build, multi_root=False):
+    """Build a graph, put a pre-hook on every node, run backward; return the labels in order.
+
+    ``build(lib)`` returns ``(leaves, roots)``; leaves is a dict name -> tensor. A node is
+    labelled by its class name and the position at which it was created (so two MulBackward0
+    can be told apart); an AccumulateGrad by the leaf it writes.
+    """
+    leaves, roots = build(lib)
+    names = {id(t): name for name, t in leaves.items()}
+    nodes = graph_nodes(roots)
+    by_creation = sorted((n for n in nodes if type(n).__name__ != "AccumulateGrad"),
+                         key=lambda n: n._sequence_nr())
+    log = []
+    for node in nodes:
+        kind = type(node).__name__
+        if kind == "AccumulateGrad":
+            label = f"AccumulateGrad({names[id(node.variable)]})"
+        else:
+            label = f"{kind}#{next(i for i, n in enumerate(by_creation) if n is node)}"
+        node.register_prehook(lambda grads, label=label: log.append(label))
+    if multi_root:
+        lib.autograd.backward(roots)
+    else:
+        roots[0].backward()
+    return log
+
+
+def canonical(order):
+    """Sort each run of consecutive AccumulateGrads: PyTorch does not fix their order."""
+    out, run = [], []
+    for label in order + [None]:
+        if label is not None and label.startswith("AccumulateGrad"):
+            run.append(label)
+            continue
+        out.extend(sorted(run))
+        run = []
+        if label is not None:
+            out.append(label)
+    return out
+
+
+def _scalar(lib, value):
+    return lib.tensor(value, dtype=lib.float64, requires_grad=True)
+
+
+def fan_out_exp_first(lib):
+    x = _scalar(lib, 0.3)
+    y = x * 2
+    a, b = y.exp(), y.sin()
+    return {"x": x}, [a + b]
+
+
+def fan_out_sin_first(lib):
+    x = _scalar(lib, 0.3)
+    y = x * 2
+    b = y.sin()
+    a = y.exp()
+    return {"x": x}, [a + b]
+
+
+def leaf_used_twice(lib):
+    x = _scalar(lib, 2.0)
+    return {"x": x}, [x * x + x]
+
+
+def diamond(lib):
+    x, w = _scalar(lib, 0.5), _scalar(lib, 1.5)
+    h = x * w
+    top = h.exp() * h.tanh()
+    return {"x": x, "w": w}, [(top + h).sum()]
+
+
+def with_constants(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    c = lib.tensor([3.0, 4.0])
+    return {"x": x}, [(x * c + c * x - 2 * c + (c * c) * x).sum()]
+
+
+def exp_log_plus_w(lib):
+    x, w = _scalar(lib, 1.0), _scalar(lib, 2.0)
+    return {"x": x, "w": w}, [x.exp().log() + w]
+
+
+def tanh_chain_plus_w(lib):
+    x, w = _scalar(lib, 1.0), _scalar(lib, 2.0)
+    u = (x * w).exp().log().tanh()
+    return {"x": x, "w": w}, [u + w]
+
+
+def chunks(lib):
+    x = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    w = _scalar(lib, 3.0)
+    a, b = (x * w).chunk(2)
+    return {"x": x, "w": w}, [(a.exp() * b + b.sin()).sum()]
+
+
+def two_roots(lib):
+    x, w = _scalar(lib, 1.0), _scalar(lib, 2.0)
+    a = (x * w).exp()
+    b = (w + 1).sin() * x
+    return {"x": x, "w": w}, [a, b]
+
+
+GRAPHS = [fan_out_exp_first, fan_out_sin_first, leaf_used_twice, diamond, with_constants,
+          exp_log_plus_w, tanh_chain_plus_w, chunks]
+
+
+@pytest.mark.parametrize("build", GRAPHS, ids=[g.__name__ for g in GRAPHS])
+def test_order_matches_torch(torch, build):
+    assert canonical(run_order(minigrad, build)) == canonical(run_order(torch, build))
+
+
+def test_multi_root_order_matches_torch(torch):
+    expected = canonical(run_order(torch, two_roots, multi_root=True))
+    assert canonical(run_order(minigrad, two_roots, multi_root=True)) == expected
+
+
+def test_most_recently_created_runs_first():
+    assert run_order(minigrad, fan_out_exp_first) == [
+        "AddBackward0#3", "SinBackward0#2", "ExpBackward0#1", "MulBackward0#0",
+        "AccumulateGrad(x)"]
+    assert run_order(minigrad, fan_out_sin_first) == [
+        "AddBackward0#3", "ExpBackward0#2", "SinBackward0#1", "MulBackward0#0",
+        "AccumulateGrad(x)"]
+
+
+def test_accumulate_grad_runs_as_soon_as_ready():
+    # w's accumulator is ready right after the add and jumps ahead of log and exp ...
+    assert run_order(minigrad, exp_log_plus_w) == [
+        "AddBackward0#2", "AccumulateGrad(w)", "LogBackward0#1", "ExpBackward0#0",
+        "AccumulateGrad(x)"]
+    # ... but here it waits for its second gradient, from the MulBackward0.
+    assert run_order(minigrad, tanh_chain_plus_w)[-3:] == [
+        "MulBackward0#0", "AccumulateGrad(x)", "AccumulateGrad(w)"]
+
+
+def test_ties_run_in_the_order_they_became_ready():
+    def product(first, second):
+        def build(lib):
+            leaves = {"x": _scalar(lib, 2.0), "w": _scalar(lib, 3.0)}
+            return leaves, [leaves[first] * leaves[second]]
+        return build
+
+    assert run_order(minigrad, product("x", "w"))[1:] == ["AccumulateGrad(x)",
+                                                          "AccumulateGrad(w)"]
+    assert run_order(minigrad, product("w", "x"))[1:] == ["AccumulateGrad(w)",
+                                                          "AccumulateGrad(x)"]
+
+
+# ---------------------------------------------------------------- random DAGs
+
+UNARY = [lambda t: t.exp(), lambda t: t.sin(), lambda t: t.tanh(), lambda t: -t,
+         lambda t: t * 2, lambda t: t ** 2, lambda t: 1 - t, lambda t: t.sigmoid()]
+BINARY = [lambda a, b: a + b, lambda a, b: a * b, lambda a, b: a - b, lambda a, b: a / (b * b + 1)]
+
+
+def random_dag(seed):
+    """A random graph: leaves, constants, unary/binary ops and chunks, summed into one root."""
+    def build(lib):
+        rng = random.Random(seed)
+        values = np.random.default_rng(seed).uniform(0.5, 1.5, size=(8, 2))
+        n_leaves = rng.randint(1, 4)
+        leaves = {f"x{i}": lib.tensor(values[i], dtype=lib.float64, requires_grad=True)
+                  for i in range(n_leaves)}
+        pool = list(leaves.values()) + [lib.tensor(values[7], dtype=lib.float64)]
+        used = set()
+        for _ in range(rng.randint(3, 14)):
+            kind = rng.random()
+            i = rng.randrange(len(pool))
+            if kind < 0.45:
+                new = [rng.choice(UNARY)(pool[i])]
+                used.add(i)
+            elif kind < 0.9:
+                j = rng.randrange(len(pool))
+                new = [rng.choice(BINARY)(pool[i], pool[j])]
+                used.update((i, j))
+            else:
+                new = list(pool[i].chunk(2))
+                used.add(i)
+            pool.extend(new)
+        sinks = [t for k, t in enumerate(pool) if k not in used and t.requires_grad]
+        root = sinks[0].sum()
+        for t in sinks[1:]:
+            root = root + t.sum()
+        return leaves, [root]
+    return build
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_random_dag_order_matches_torch(torch, seed):
+    build = random_dag(seed)
+    assert canonical(run_order(minigrad, build)) == canonical(run_order(torch, build))
+
+
+# ---------------------------------------------------------------- long chains
+
+def test_100k_chain_forward_and_backward_at_default_recursion_limit():
+    assert sys.getrecursionlimit() <= 1000 or pytest.skip("recursion limit was raised")
+    x = minigrad.tensor(1.0, requires_grad=True)
+    start = time.perf_counter()
+    y = x
+    for _ in range(100_000):
+        y = y * 1.0
+    y.backward()
+    elapsed = time.perf_counter() - start
+    assert x.grad.item() == 1.0
+    del y  # tearing the graph down must not recurse either
+    assert elapsed < 30, f"100k-op chain took {elapsed:.1f}s"
+
+
+def test_100k_chain_with_retain_graph_and_autograd_grad():
+    x = minigrad.tensor(2.0, requires_grad=True)
+    y = x
+    for _ in range(100_000):
+        y = y + 0.0
+    (g,) = minigrad.autograd.grad(y, x, retain_graph=True)
+    assert g.item() == 1.0
+    y.backward()
+    assert x.grad.item() == 1.0
+
+
+def test_graph_root_node_for_several_roots():
+    x = minigrad.tensor(1.0, requires_grad=True)
+    seen = []
+    from minigrad.autograd import observe
+
+    def observer(kind, **fields):
+        if kind == "backward_started":
+            seen.append(fields["graph_root"].name())
+
+    observe.add_observer(observer)
+    try:
+        minigrad.autograd.backward([x * 2, x * 3])
+    finally:
+        observe.remove_observer(observer)
+    assert seen == ["minigrad::autograd::GraphRoot"]
+    assert x.grad.item() == 5.0

@@ -1,0 +1,250 @@
+"""``x[index]`` and ``x[index] = value``: values, node chains, gradients and errors vs torch."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+ARRAY = np.random.default_rng(0).standard_normal((2, 3, 4))
+
+# Index expressions over x of shape (2, 3, 4); ``lib`` is minigrad or torch.
+GETITEMS = [
+    "x[0]", "x[-1]", "x[1:]", "x[:]", "x[::1]", "x[0:5]", "x[-3:-1]", "x[5:]", "x[:, 2:1]",
+    "x[:, ::2]", "x[0, 1:]", "x[1:, 0]", "x[:, 0]", "x[:, :]", "x[0, 0, 0]", "x[0][1]",
+    "x[None]", "x[:, None]", "x[None, 0]", "x[0, None]", "x[..., None]", "x[...]", "x[()]",
+    "x[..., 0]", "x[..., :]", "x[lib.tensor(1)]", "x[True]", "x[False]",
+    "x[[0, 1, 0]]", "x[lib.tensor([0, 1])]", "x[lib.tensor([[0, 1]])]", "x[[]]",
+    "x[x > 0]", "x[[True, False]]", "x[:, lib.tensor([True, False, True])]",
+    "x[lib.tensor([[True, False, True], [False, False, True]])]",
+    "x[0, [0, 1]]", "x[:, [0, 2]]", "x[0, :, [0, 1]]", "x[[0, 1], 0]", "x[[0, 1], :, [0, 1]]",
+    "x[:, [0, 1], [1, 2]]", "x[[[0], [1]], [0, 2]]", "x[None, [0, 1]]", "x[[0, 1], None]",
+    "x[[0, 1], ..., None]", "x[1:2, [0, 1]]", "x[:, [-1, 0, -1]]",
+]
+
+GETITEM_ERRORS = [
+    "x[5]", "x[-3]", "x[0, 5]", "x[0, 0, 0, 0]", "x[[0, 5]]", "x[[0, -3]]", "x[:, [0, 3]]",
+    "x[:, :, [0, 9]]", "x[[0, 1], [0, 5]]", "x[[0, 1], :, [0, 9]]", "x[[0, 1], [0, 1, 2]]",
+    "x[::-1]", "x[::0]", "x[lib.tensor([True, False, True])]", "x[1.5]", "x[lib.tensor([1.0])]",
+    "lib.tensor(1.0)[0]",
+]
+
+
+def _chain(out):
+    """Node names from ``out.grad_fn`` down the first edges, without the leaf's accumulator."""
+    names, fn = [], out.grad_fn
+    while fn is not None and "AccumulateGrad" not in fn.name():
+        names.append(fn.name().replace("torch::", "minigrad::"))
+        fn = fn.next_functions[0][0] if fn.next_functions else None
+    return names
+
+
+def _leaf(lib, array=ARRAY):
+    return lib.tensor(array, dtype=lib.float64, requires_grad=True)
+
+
+def _weights(shape):
+    return np.random.default_rng(1).uniform(0.5, 1.5, tuple(shape))
+
+
+@pytest.mark.parametrize("expr", GETITEMS)
+def test_getitem_matches_torch(expr, torch):
+    results = []
+    for lib in (minigrad, torch):
+        x = _leaf(lib)
+        out = eval(expr)
+        weights = lib.tensor(_weights(out.shape), dtype=lib.float64, requires_grad=True)
+        (grad,) = lib.autograd.grad(out, x, weights, create_graph=True)
+        (second,) = lib.autograd.grad((grad * grad).sum(), weights)
+        results.append((list(out.shape), _chain(out), out.detach().numpy(),
+                        grad.detach().numpy(), second.numpy()))
+    mine, ref = results
+    assert mine[:2] == ref[:2]
+    for a, b in zip(mine[2:], ref[2:]):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("expr", GETITEM_ERRORS)
+def test_getitem_errors_match_torch(expr, torch):
+    errors = []
+    for lib in (minigrad, torch):
+        x = _leaf(lib)
+        with pytest.raises(Exception) as info, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            eval(expr)
+        errors.append((info.type, str(info.value).replace("torch.", "minigrad.")))
+    assert errors[0] == errors[1]
+
+
+def test_repeated_indices_accumulate():
+    x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    x[[0, 0, 2, 0]].sum().backward()
+    assert x.grad.tolist() == [3.0, 0.0, 1.0]
+
+
+def test_basic_indexing_is_a_view_of_the_same_memory():
+    x = minigrad.zeros(2, 3)
+    row = x[1]
+    row.add_(5.0)
+    assert x.tolist() == [[0.0, 0.0, 0.0], [5.0, 5.0, 5.0]]
+    assert row._version == x._version == 1
+
+
+def test_advanced_indexing_copies():
+    x = minigrad.zeros(2, 3)
+    picked = x[[1]]
+    picked.add_(5.0)
+    assert x.tolist() == [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+
+
+# ---------------------------------------------------------------- x[index] = value
+# (index expression, value: a number or a shape; does value require grad)
+SETITEMS = [
+    ("0", (3, 4), True), ("0", (4,), True), ("0", (1, 3, 4), True), ("0", (1, 1, 4), True),
+    ("0", (), True), ("0", (1,), True), ("0", 5.0, False), ("(0, 1)", (4,), True),
+    ("(slice(None), 1)", (2, 1), True), ("slice(1, None)", (4,), True),
+    ("Ellipsis", (2, 3, 4), True), ("Ellipsis", (4,), True), ("Ellipsis", (), True),
+    ("Ellipsis", 2.0, False), ("None", 2.0, False), ("slice(None)", (), True),
+    ("(slice(None), slice(None))", 1.0, False),
+    ("[0, 1]", (2, 3, 4), True), ("[0, 1]", (4,), True), ("[0, 1]", (), True),
+    ("[0, 1]", (1, 2, 3, 4), True), ("[1, 0, 1]", (3, 3, 4), True), ("[0, 1]", 1.0, False),
+    ("(0, [0, 1])", (4,), True), ("(0, [0, 0, 1], 2)", (3,), True), ("(0, [0, 1])", (), True),
+    ("(slice(None), [2, 0])", (2, 2, 4), True), ("x.detach() > 0", 0.0, False),
+    ("x.detach() > 0", (), True),
+]
+
+
+def _value(lib, spec, requires_grad):
+    if isinstance(spec, float):
+        return spec
+    data = np.random.default_rng(2).standard_normal(spec)
+    return lib.tensor(data, dtype=lib.float64, requires_grad=requires_grad)
+
+
+@pytest.mark.parametrize("index, spec, value_grad", SETITEMS, ids=[
+    f"{i}={s}" for i, s, _ in SETITEMS])
+def test_setitem_matches_torch(index, spec, value_grad, torch):
+    results = []
+    for lib in (minigrad, torch):
+        x = _leaf(lib)
+        value = _value(lib, spec, value_grad)
+        y = x * 1
+        before = y._version
+        y[eval(index)] = value
+        inputs = [x] + ([value] if value_grad else [])
+        grads = lib.autograd.grad(y, inputs, lib.tensor(_weights(y.shape), dtype=lib.float64))
+        edges = [None if fn is None else fn.name().replace("torch::", "minigrad::")
+                 for fn, _ in y.grad_fn.next_functions]
+        results.append((y.grad_fn.name().replace("torch::", "minigrad::"), edges,
+                        y._version - before, y.detach().numpy(),
+                        [g.numpy() for g in grads]))
+    mine, ref = results
+    assert mine[:3] == ref[:3]
+    np.testing.assert_allclose(mine[3], ref[3], rtol=1e-12)
+    for a, b in zip(mine[4], ref[4]):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_setitem_node_is_copy_slices():
+    y = minigrad.zeros(3)
+    v = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y[1:] = v
+    assert type(y.grad_fn).__name__ == "CopySlices"
+    assert y.grad_fn.name() == "minigrad::autograd::CopySlices"
+    assert repr(y) == "tensor([0., 1., 2.], grad_fn=<CopySlices>)"
+    assert not y.is_leaf and y.requires_grad
+
+
+def test_setitem_repeated_indices_last_write_wins_and_every_value_gets_grad():
+    y = minigrad.zeros(3)
+    v = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y[[0, 0, 1]] = v
+    assert y.tolist() in ([2.0, 3.0, 0.0],)
+    y.sum().backward()
+    assert v.grad.tolist() == [1.0, 1.0, 1.0]
+
+
+def test_setitem_second_order(torch):
+    results = []
+    for lib in (minigrad, torch):
+        x = _leaf(lib)
+        v = lib.tensor([1.0, 2.0, 3.0, 4.0], dtype=lib.float64, requires_grad=True)
+        y = x * x
+        y[0, 1] = v * v
+        gx, gv = lib.autograd.grad((y * y).sum(), (x, v), create_graph=True)
+        second = lib.autograd.grad((gx * gx).sum() + (gv * gv).sum(), (x, v))
+        results.append([g.numpy() for g in (gx.detach(), gv.detach()) + second])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+@pytest.mark.parametrize("index, message", [
+    (0, "a view of a leaf Variable that requires grad is being used in an in-place operation."),
+    (slice(1, None), "a view of a leaf Variable that requires grad is being used in an "
+                     "in-place operation."),
+    ([0, 1], "a leaf Variable that requires grad is being used in an in-place operation."),
+    (Ellipsis, "a leaf Variable that requires grad is being used in an in-place operation."),
+])
+def test_setitem_on_a_leaf_that_requires_grad_raises(index, message, torch):
+    for lib in (minigrad, torch):
+        x = _leaf(lib)
+        with pytest.raises(RuntimeError) as info:
+            x[index] = 1.0
+        assert str(info.value) == message
+        assert x._version == 0
+
+
+def test_setitem_on_a_leaf_under_no_grad_writes_and_bumps_the_version():
+    x = minigrad.zeros(2, 3, requires_grad=True)
+    with minigrad.no_grad():
+        x[0, 1] = 7.0
+    assert x._version == 1 and x.is_leaf and x.grad_fn is None
+    assert x.detach().tolist() == [[0.0, 7.0, 0.0], [0.0, 0.0, 0.0]]
+
+
+def test_setitem_without_grad_records_nothing():
+    y = minigrad.zeros(3)
+    y[0] = 1.0
+    assert y.grad_fn is None and y.is_leaf and y._version == 1
+
+
+def test_setitem_writes_through_views():
+    base = minigrad.zeros(2, 3)
+    row = base[1]
+    row[[0, 2]] = 4.0
+    assert base.tolist() == [[0.0, 0.0, 0.0], [4.0, 0.0, 4.0]]
+
+
+def test_setitem_invalidates_saved_tensors(torch):
+    messages = []
+    for lib in (minigrad, torch):
+        x = _leaf(lib)
+        y = x * 1
+        z = y * y
+        y[0] = 0.0
+        with pytest.raises(RuntimeError) as info:
+            z.sum().backward()
+        messages.append(str(info.value))
+    assert messages[0].startswith("one of the variables needed for gradient computation has "
+                                  "been modified by an inplace operation: "
+                                  "[minigrad.DoubleTensor [2, 3, 4]], which is output 0 of "
+                                  "minigrad::autograd::CopySlices, is at version 1; expected "
+                                  "version 0 instead.")
+    assert messages[1].split(" Hint")[0].replace("torch", "minigrad") == messages[0].split(
+        " Hint")[0]
+
+
+@pytest.mark.parametrize("expr", [
+    "lib.zeros(3, 3).__setitem__(0, lib.ones(2))",
+    "lib.zeros(3, 3).__setitem__([0, 1], lib.ones(2))",
+    "lib.zeros(3).__setitem__(5, 1.0)",
+    "lib.zeros(3).__setitem__([0, 3], 1.0)",
+])
+def test_setitem_errors_match_torch(expr, torch):
+    errors = []
+    for lib in (minigrad, torch):
+        with pytest.raises(Exception) as info:
+            eval(expr)
+        errors.append((info.type, str(info.value)))
+    assert errors[0] == errors[1]

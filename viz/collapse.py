@@ -1,0 +1,189 @@
+"""Big graphs stay readable: one box per ``nn.Module`` call, and a cut after ``max_nodes``.
+
+Which module made a node comes from the snapshot's ``module`` field on nodes and tensors
+(the qualified name of the innermost module whose ``forward`` created it). When a snapshot
+has none, :func:`guess_modules` infers it from parameter names (``fc1.weight``): a node
+belongs to ``fc1`` when it reads one of ``fc1``'s parameters directly or through nodes that
+depend on nothing but ``fc1``'s parameters (``TBackward0`` of ``fc1.weight``).
+
+Example:
+    >>> from viz.compose import build_scene
+    >>> from viz.examples import two_layer_mlp
+    >>> scene = build_scene(two_layer_mlp(), collapse="modules")
+    >>> sorted(i.name for i in scene.items.values() if i.kind == "module")
+    ['fc1', 'fc2']
+"""
+
+from collections import deque
+
+from viz.scene import Item, Line, Link
+from viz.text import clean, plural
+
+__all__ = ["guess_modules", "collapse_modules", "limit_nodes"]
+
+
+def _param_module(name):
+    return name.rsplit(".", 1)[0] if name and "." in name else None
+
+
+def guess_modules(g):
+    """``{node or tensor id: module name}`` inferred from parameter names in ``g``."""
+    owner = {}
+    for tid, tensor in g.tensors.items():
+        module = _param_module(str(tensor.get("name") or ""))
+        if module and tensor.get("is_leaf") and tensor.get("requires_grad"):
+            owner[tid] = module
+    reach = {}  # node id -> set of modules its parameter leaves belong to, None for data
+
+    def reaches(nid):
+        if nid in reach:
+            return reach[nid]
+        reach[nid] = found = set()
+        node = g.nodes[nid]
+        if node.get("kind") == "accumulate":
+            found.add(owner.get(g.leaf_of(nid)))
+            return found
+        for edge in g.next_edges(nid):
+            if edge.get("kind") == "constant" or edge.get("target") not in g.nodes:
+                found.add(None)
+            else:
+                found |= reaches(edge["target"])
+        return found
+
+    for nid in _postorder(g):
+        reaches(nid)
+        only = reach[nid]
+        if len(only) == 1 and None not in only:
+            owner[nid] = next(iter(only))
+            continue
+        for edge in g.next_edges(nid):
+            target = edge.get("target")
+            mods = reach.get(target) if target in g.nodes else None
+            if mods and len(mods) == 1 and None not in mods:
+                owner[nid] = next(iter(mods))
+                break
+    for tid, tensor in g.tensors.items():
+        if tensor.get("grad_fn") in owner and tid not in owner:
+            owner[tid] = owner[tensor["grad_fn"]]
+    return owner
+
+
+def _postorder(g):
+    """Node ids, every node after the nodes it points to (iterative: deep graphs are fine)."""
+    seen, order = set(), []
+    for start in g.nodes:
+        stack = [(start, False)]
+        while stack:
+            nid, done = stack.pop()
+            if done:
+                order.append(nid)
+                continue
+            if nid in seen:
+                continue
+            seen.add(nid)
+            stack.append((nid, True))
+            stack.extend((e["target"], False) for e in reversed(g.next_edges(nid))
+                         if e.get("target") in g.nodes and e["target"] not in seen)
+    return order
+
+
+def _selected(group, which, expand):
+    if group is None or any(group == e or group.startswith(e + ".") for e in expand):
+        return None
+    if which == "modules":
+        return group
+    for name in which:
+        if group == name or group.startswith(name + "."):
+            return name
+    return None
+
+
+def _module_box(name, members):
+    ops = [m.name for m in members if m.kind in ("fn", "op")]
+    params = [m.name.rsplit(".", 1)[-1] for m in members if m.kind == "leaf"]
+    lines = [Line(clean(name), "title"), Line(plural(len(ops), "op"))]
+    if params:
+        lines.append(Line("params: " + clean(", ".join(params), 40)))
+    title = f"module {clean(name)}: {plural(len(members), 'element')} drawn as one box"
+    return Item(f"m-{name}", "module", title, lines, name=name)
+
+
+def collapse_modules(scene, which="modules", expand=()):
+    """Replace each selected module's items by one box; expanded ones stay as clusters.
+
+    ``which`` is ``"modules"`` (all) or module names; ``expand`` names stay drawn in full.
+    """
+    if isinstance(expand, str):
+        expand = (expand,)
+    if isinstance(which, str) and which != "modules":
+        which = (which,)
+    boxes, where = {}, {}
+    for item in list(scene.items.values()):
+        name = _selected(item.group, which, tuple(expand))
+        if name is not None:
+            boxes.setdefault(name, []).append(item)
+            where[item.id] = f"m-{name}"
+    for name, members in boxes.items():
+        box = _module_box(name, members)
+        if any("highlight" in m.flags for m in members):
+            box.flags.add("highlight")
+        scene.items[box.id] = box
+    links = scene.links
+    scene.remove(where)
+    scene.links = []
+    _reroute(scene, links, where)
+
+
+def _reroute(scene, links, where):
+    """Point links that leave a collapsed module at its box; drop duplicates and inner links."""
+    seen = set()
+    for link in links:
+        source = where.get(link.source, link.source)
+        target = where.get(link.target, link.target)
+        key = (source, target, link.kind)
+        if source == target or key in seen:
+            continue
+        seen.add(key)
+        moved = (source, target) != (link.source, link.target)
+        scene.link(Link(link.id, link.kind, source, target, "" if moved else link.label,
+                        set(link.flags)))
+
+
+def limit_nodes(scene, max_nodes):
+    """Keep the ``max_nodes`` items nearest the roots; the rest become one "N more" marker."""
+    if max_nodes is None or len(scene.items) <= max_nodes:
+        return
+    keep = _nearest(scene, max(1, int(max_nodes)))
+    hidden = [i for i in scene.items if i not in keep]
+    marker = Item("more", "more", f"{plural(len(hidden), 'more node')} not drawn (max_nodes)",
+                  [Line(f"\N{HORIZONTAL ELLIPSIS} {len(hidden)} more nodes", "title"),
+                   Line("max_nodes=None draws all")])
+    boundary = [k for k in scene.links if (k.source in keep) != (k.target in keep)]
+    scene.remove(hidden)
+    scene.add(marker)
+    seen = set()
+    for link in boundary:
+        inside = link.source if link.source in keep else link.target
+        if inside in seen:
+            continue
+        seen.add(inside)
+        ends = (inside, "more") if link.source in keep else ("more", inside)
+        scene.link(Link(f"more-{inside}", "more", *ends))
+
+
+def _nearest(scene, count):
+    neighbours = {}
+    for link in scene.links:
+        neighbours.setdefault(link.source, []).append(link.target)
+        neighbours.setdefault(link.target, []).append(link.source)
+    roots = [i for i, item in scene.items.items() if "root" in item.flags] or list(scene.items)[:1]
+    keep, queue = [], deque(roots)
+    seen = set(queue)
+    while queue and len(keep) < count:
+        item_id = queue.popleft()
+        keep.append(item_id)
+        for other in neighbours.get(item_id, ()):
+            if other not in seen:
+                seen.add(other)
+                queue.append(other)
+    return set(keep)

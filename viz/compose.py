@@ -1,0 +1,110 @@
+"""From what the user passed to a finished scene: load, pick a view, apply a recording's state,
+highlight, collapse, cut, add the legend.
+
+Example:
+    >>> from viz.examples import exp_add
+    >>> scene = build_scene(exp_add(), highlight=["D"])
+    >>> sorted(scene.items["t4"].flags)
+    ['highlight']
+"""
+
+import copy
+
+from viz.collapse import collapse_modules, guess_modules, limit_nodes
+from viz.data import GraphData, ids_of, is_tensor, load
+from viz.scene import Line
+from viz.text import clean, plural
+from viz.views import Options, backward_scene, forward_scene
+
+__all__ = ["build_scene", "apply_state"]
+
+
+def _patch_with_state(snap, state):
+    """A copy of ``snap`` whose grads and released saved tensors are those of ``state``."""
+    snap = copy.deepcopy(snap)
+    grads = state.get("grads") or {}
+    for tensor in snap.get("tensors") or []:
+        tensor["grad"] = grads.get(tensor["id"])
+    released = state.get("released") or {}
+    for node in snap.get("nodes") or []:
+        names = set(released.get(node["id"]) or ())
+        for slot in node.get("saved") or []:
+            slot["released"] = slot.get("name") in names
+    return snap
+
+
+def apply_state(scene, state):
+    """Mark what ran, what runs now, what waits and what is ready, after one event."""
+    for nid in state.get("ran") or ():
+        scene.mark(nid, "ran")
+    for nid, count in (state.get("pending") or {}).items():
+        if scene.mark(nid, "pending"):
+            scene.items[nid].lines.append(Line(f"waits for {plural(count, 'grad')}", "badge"))
+    for k, nid in enumerate(state.get("ready") or (), 1):
+        if scene.mark(nid, "ready"):
+            scene.items[nid].lines.append(Line(f"ready #{k}", "badge"))
+    current = state.get("node")
+    if current and scene.mark(current, "current"):
+        scene.items[current].lines.append(Line("running", "badge"))
+    if state.get("error") and current in scene.items:
+        scene.items[current].lines.append(Line(clean(f"error: {state['error']}", 60), "badge"))
+    if state.get("caption"):
+        scene.caption = clean(state["caption"], 200)
+
+
+def _assign_groups(scene, g):
+    """Fill in which module each item belongs to, guessing when the snapshot does not say."""
+    if any(item.group for item in scene.items.values()):
+        return
+    owner = guess_modules(g)
+    for item in scene.items.values():
+        item.group = owner.get(item.id) or owner.get(item.id.split("-")[0])
+
+
+def _resolve(g, wanted):
+    """Ids of the items ``wanted`` names: ids, tensor or node names, or live tensors."""
+    if wanted is None:
+        return set()
+    if isinstance(wanted, str) or is_tensor(wanted):
+        wanted = [wanted]
+    ids = set()
+    for want in wanted:
+        if is_tensor(want):
+            ids.add(ids_of(want))
+            continue
+        want = str(want)
+        ids.update(tid for tid, t in g.tensors.items() if t.get("name") == want)
+        ids.update(nid for nid, n in g.nodes.items()
+                   if want in (n.get("name"), n.get("label")))
+        if want in g.tensors or want in g.nodes or want in g.constants or any(
+                e.get("id") == want for e in g.edges):
+            ids.add(want)
+    return ids
+
+
+def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
+                legend=False, highlight=(), collapse=None, expand=(), max_nodes=None,
+                names=None, event=None):
+    """The :class:`~viz.scene.Scene` that :func:`viz.draw` writes; see there for the options."""
+    snap, state = load(obj, names=names, event=event)
+    if state is not None:
+        snap = _patch_with_state(snap, state)
+    g = GraphData(snap)
+    opts = Options(view, values, grads, show_saved)
+    scene = backward_scene(g, opts) if view == "backward" else forward_scene(g, opts)
+    if state is not None:
+        apply_state(scene, state)
+    for item_id in _resolve(g, highlight):
+        scene.mark(item_id, "highlight")
+    if collapse is not None:
+        _assign_groups(scene, g)
+        collapse_modules(scene, collapse, expand)
+    else:
+        for item in scene.items.values():
+            item.group = None
+    if max_nodes is not None:
+        limit_nodes(scene, max_nodes)
+    if legend:
+        from viz.legend import add_legend
+        add_legend(scene)
+    return scene

