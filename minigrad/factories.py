@@ -11,6 +11,7 @@ NB: random numbers come from NumPy's generator, so ``manual_seed(0); rand(3)`` i
 but gives other values than PyTorch's.
 """
 
+import itertools
 import math
 import numbers
 import warnings
@@ -108,16 +109,16 @@ def _numpy_dtype(array):
 
 def _scalar_dtype(obj):
     """The dtype PyTorch infers for one element, or None when ``obj`` is a sequence."""
+    if isinstance(obj, (np.ndarray, np.generic)):  # first: np.float64 is a Python float too
+        return _numpy_dtype(np.asarray(obj))
     if isinstance(obj, float):
         return _dtype.default_float
-    if isinstance(obj, (bool, np.bool_)):
+    if isinstance(obj, bool):
         return _dtype.bool
     if isinstance(obj, int):
         return _dtype.int64
     if isinstance(obj, Tensor):
         return obj.dtype
-    if isinstance(obj, (np.ndarray, np.generic)):
-        return _numpy_dtype(np.asarray(obj))
     if isinstance(obj, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
     if isinstance(obj, (list, tuple, range)):
@@ -199,6 +200,28 @@ def _cast(array, dtype):
     return array.astype(dtype.numpy)
 
 
+def _from_python_numbers(data, dtype):
+    """Fast path for nested lists of Python numbers; None sends other input down the slow,
+    checking path (which also words the errors)."""
+    level, kinds = [data], {type(data)}
+    while kinds <= {list, tuple}:
+        level = list(itertools.chain.from_iterable(level))
+        kinds = set(map(type, level))
+    if not kinds or not kinds <= {float, int, bool}:
+        return None
+    if dtype is None:
+        dtype = (_dtype.default_float if float in kinds else
+                 _dtype.int64 if int in kinds else _dtype.bool)
+    try:
+        array = np.array(data)
+    except (ValueError, OverflowError):
+        return None
+    if array.dtype == object:
+        return None
+    with np.errstate(all="ignore"):
+        return _cast(array, _dtype.to_dtype(dtype))
+
+
 def _to_array(data, dtype=None):
     """A new ndarray holding ``data`` (numbers, nested sequences, arrays, tensors)."""
     if isinstance(data, Tensor):
@@ -210,6 +233,9 @@ def _to_array(data, dtype=None):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     if isinstance(data, complex):
         raise TypeError("minigrad does not support complex numbers")  # NB: PyTorch does
+    fast = _from_python_numbers(data, dtype)
+    if fast is not None:
+        return fast
     shape = _sizes(data)
     dtype = _dtype.to_dtype(dtype) if dtype is not None else _infer_dtype(data)
     values = []
@@ -376,16 +402,30 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
 
 
 # ---------------------------------------------------------------------------- ranges
-def _arange_float32(start, step, n):
-    """PyTorch's CPU kernel for float32 ``arange``: blocks of 8 lanes start from a rounded
-    base (AVX2), so that printed values match PyTorch's to the last digit."""
-    index = np.arange(n)
-    values = start + step * index  # computed in float64, rounded once
-    width, block_end = 8, n - n % 16
-    for first in range(0, block_end, width):
-        base = float(np.float32(start + step * first))
-        values[first:first + width] = base + step * np.arange(width)
-    return values.astype(np.float32)
+def _fma(a, b, c):
+    """``a * b + c`` rounded once, like the CPU's fused multiply-add (error-free splitting)."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    product = a * b
+    a_hi = 134217729.0 * a - (134217729.0 * a - a)  # 2**27 + 1 splits a float64 in halves
+    b_hi = 134217729.0 * b - (134217729.0 * b - b)
+    a_lo, b_lo = a - a_hi, b - b_hi
+    product_error = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    total = product + c
+    shift = total - product
+    sum_error = (product - (total - shift)) + (c - shift)
+    return total + (sum_error + product_error)
+
+
+def _arange_floats(start, step, n, np_dtype):
+    """PyTorch's CPU kernel, so that values (and hence printing) match to the last bit: pairs
+    of 32-byte (AVX2) blocks count from a base rounded to the dtype, the tail from ``start``."""
+    values = _fma(step, np.arange(n, dtype=np.float64), start)
+    width = 32 // np_dtype.itemsize
+    firsts = np.arange(0, n - n % (2 * width), width, dtype=np.float64)
+    bases = _fma(step, firsts, start).astype(np_dtype).astype(np.float64)
+    lanes = _fma(step, np.arange(width, dtype=np.float64)[None, :], bases[:, None])
+    values[:lanes.size] = lanes.reshape(-1)
+    return values.astype(np_dtype)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
@@ -398,10 +438,12 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         >>> minigrad.arange(0, 1, 0.25)
         tensor([0.0000, 0.2500, 0.5000, 0.7500])
     """
-    if end is None:
+    arguments = (("start", start, 1), ("end", end, 2), ("step", step, 3))
+    if end is None:  # arange(end)
         start, end = 0, start
+        arguments = (("start", 0, 0), ("end", end, 1), ("step", step, 2))
     bounds = []
-    for name, value, pos in (("start", start, 1), ("end", end, 2), ("step", step, 3)):
+    for name, value, pos in arguments:
         if not (isinstance(value, Tensor) and value.numel() == 1) and (
                 not isinstance(value, numbers.Real)):
             raise TypeError(f"arange(): argument '{name}' (position {pos}) must be Number, "
@@ -417,10 +459,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
     if (end - start) * step < 0:
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     n = math.ceil((end - start) / step)
-    if dtype is _dtype.float32:
-        values = _arange_float32(float(start), float(step), n)
-    elif dtype.is_floating_point:
-        values = (start + step * np.arange(n, dtype=np.float64)).astype(dtype.numpy)
+    if dtype.is_floating_point:
+        values = _arange_floats(float(start), float(step), n, dtype.numpy)
     else:
         values = np.arange(n, dtype=np.int64) * int(step) + int(start)
         values = values.astype(dtype.numpy)
@@ -444,6 +484,8 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
         start, end = float(dtype.numpy.type(start)), float(dtype.numpy.type(end))
     else:
         start, end = int(start), int(end)
+    if steps == 1:
+        return _finish(np.array([start], dtype=dtype.numpy), requires_grad)
     step = (end - start) / (steps - 1) if steps > 1 else 0.0
     index = np.arange(steps)
     halfway = steps // 2  # the second half counts back from ``end``, as PyTorch does

@@ -504,9 +504,13 @@ class Tensor:
         ops.setitem(self, index, value)
 
     def __eq__(self, other):
+        if other is None:
+            return False
         return ops.eq(self, other)
 
     def __ne__(self, other):
+        if other is None:
+            return True
         return ops.ne(self, other)
 
     def __lt__(self, other):
@@ -522,16 +526,22 @@ class Tensor:
         return ops.ge(self, other)
 
     def __and__(self, other):
-        return ops.logical_and(self, other)
+        return ops.bitwise_and(self, other)
+
+    __rand__ = __and__
 
     def __or__(self, other):
-        return ops.logical_or(self, other)
+        return ops.bitwise_or(self, other)
+
+    __ror__ = __or__
 
     def __xor__(self, other):
-        return ops.logical_xor(self, other)
+        return ops.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
 
     def __invert__(self):
-        return ops.logical_not(self)
+        return ops.bitwise_not(self)
 
     # ---------------------------------------------------------------- math methods
     def add(self, other, alpha=1):
@@ -623,14 +633,38 @@ class Tensor:
     def argmin(self, dim=None, keepdim=False):
         return ops.argmin(self, dim, keepdim)
 
+    def amax(self, dim=(), keepdim=False):
+        return ops.amax(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return ops.amin(self, dim, keepdim)
+
+    def prod(self, dim=None, keepdim=False, dtype=None):
+        return ops.prod(self, dim, keepdim, dtype=dtype)
+
+    def var(self, dim=None, *args, **kwargs):
+        return ops.var(self, dim, *args, **kwargs)
+
+    def std(self, dim=None, *args, **kwargs):
+        return ops.std(self, dim, *args, **kwargs)
+
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
-    def softmax(self, dim):
-        return ops.softmax(self, dim)
+    def softmax(self, dim=None, dtype=None):
+        return ops.softmax(self, dim, dtype=dtype)
 
-    def log_softmax(self, dim):
-        return ops.log_softmax(self, dim)
+    def log_softmax(self, dim=None, dtype=None):
+        return ops.log_softmax(self, dim, dtype=dtype)
+
+    def bmm(self, other):
+        return ops.bmm(self, other)
+
+    def mv(self, vec):
+        return ops.mv(self, vec)
+
+    def addmm(self, mat1, mat2, beta=1, alpha=1):
+        return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 
     # ---------------------------------------------------------------- shape methods
     def view(self, *shape):
@@ -714,11 +748,41 @@ class Tensor:
     def ge(self, other):
         return ops.ge(self, other)
 
-    def all(self):
-        return ops.all(self)
+    def all(self, dim=None, keepdim=False):
+        return ops.all(self, dim, keepdim)
 
-    def any(self):
-        return ops.any(self)
+    def any(self, dim=None, keepdim=False):
+        return ops.any(self, dim, keepdim)
+
+    def isnan(self):
+        return ops.isnan(self)
+
+    def isinf(self):
+        return ops.isinf(self)
+
+    def isfinite(self):
+        return ops.isfinite(self)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return ops.isclose(self, other, rtol, atol, equal_nan)
+
+    def logical_and(self, other):
+        return ops.logical_and(self, other)
+
+    def logical_or(self, other):
+        return ops.logical_or(self, other)
+
+    def logical_xor(self, other):
+        return ops.logical_xor(self, other)
+
+    def logical_not(self):
+        return ops.logical_not(self)
+
+    def maximum(self, other):
+        return ops.maximum(self, other)
+
+    def minimum(self, other):
+        return ops.minimum(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08):
         return ops.allclose(self, other, rtol, atol)

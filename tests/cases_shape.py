@@ -3,7 +3,6 @@
 import functools
 
 import numpy as np
-
 from op_registry import OpCase, shapes
 
 
@@ -120,6 +119,12 @@ CASES = [
            lambda a: a[a > 0]),
     OpCase("getitem/int-array", lambda lib, a: a[0, :, [1, 0]], shapes((2, 3, 4)),
            "IndexBackward0", lambda a: a[0][:, [1, 0]]),
+    OpCase("select", lambda lib, a: lib.select(a, -1, 1), shapes((2, 3)), "SelectBackward0",
+           lambda a: a[:, 1]),
+    OpCase("narrow", lambda lib, a: lib.narrow(a, 1, 1, 2), shapes((2, 4)), "SliceBackward0",
+           lambda a: a[:, 1:3]),
+    OpCase("index_select", lambda lib, a: lib.index_select(a, 0, lib.tensor([2, 0, 2])),
+           shapes((3, 2)), "IndexSelectBackward0", lambda a: a[[2, 0, 2]]),
     # combining
     OpCase("cat", lambda lib, a, b: lib.cat([a, b], 1), shapes((2, 3), (2, 1)), "CatBackward0",
            lambda a, b: np.concatenate([a, b], 1)),

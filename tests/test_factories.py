@@ -85,8 +85,6 @@ TENSOR_DATA = {
     "object": object(),
     "overflow": 2**63,
     "overflow-in-list": [2**64],
-    "np-strings": np.array(["a"]),
-    "np-objects": np.array([1, 2], dtype=object),
 }
 
 TENSOR_WITH_DTYPE = {
@@ -170,7 +168,23 @@ def test_from_numpy_errors_match_torch(torch):
                  lambda m: m.from_numpy(np.array(2.0)), lambda m: m.from_numpy(np.array([1, 2])),
                  lambda m: m.from_numpy(np.arange(6.0)[::2])):
         assert outcome(make, minigrad) == outcome(make, torch)
-    assert outcome(lambda m: m.from_numpy(np.array(["a"])), minigrad)[0] == "TypeError"
+
+    # NB: PyTorch's text also lists complex64 and complex128, which minigrad does not support
+    for bad in (np.array(["a"]), np.array([1, 2], dtype=object), np.array([1j])):
+        for make in (minigrad.tensor, minigrad.from_numpy):
+            with pytest.raises(TypeError, match=r"^can't convert np.ndarray of type numpy\.\w+\. "
+                               "The only supported types are: float64, float32, float16, int64"):
+                make(bad)
+
+
+@pytest.mark.torch
+def test_randint_like_matches_torch(torch):
+    from minigrad.factories import randint_like
+    for dtype in ("float32", "int64"):
+        mine = randint_like(minigrad.zeros(3, dtype=getattr(minigrad, dtype)), 5)
+        theirs = torch.randint_like(torch.zeros(3, dtype=getattr(torch, dtype)), 5)
+        assert to_minigrad_text(repr(theirs.dtype)) == repr(mine.dtype)
+        assert mine.shape == (3,) and 0 <= mine.min().item() and mine.max().item() < 5
 
 
 # ---------------------------------------------------------------------------- other factories
@@ -279,7 +293,6 @@ FACTORY_CASES = {
     "ones-like-list": lambda m: m.ones_like([1, 2]),
     "rand-like-int": lambda m: m.rand_like(m.tensor([1, 2])),
     "randn-like-int": lambda m: m.randn_like(m.tensor([1, 2])),
-    "randint-like-dtype": lambda m: m.randint_like(m.tensor([1.0, 2]), 5).dtype,
     # random tensors: shapes, dtypes and errors (not values)
     "rand-dtype": lambda m: m.rand(2, 3).dtype,
     "rand-shape": lambda m: m.rand((2, 3)).shape,
@@ -324,7 +337,7 @@ def test_random_values_have_the_right_range(torch):
     minigrad.manual_seed(0)
     u, n = minigrad.rand(10000), minigrad.randn(10000)
     assert 0 <= u.min().item() and u.max().item() < 1
-    assert abs(n.mean().item()) < 0.05 and abs(n.std().item() - 1) < 0.05
+    assert abs(n.numpy().mean()) < 0.05 and abs(n.numpy().std() - 1) < 0.05
     r = minigrad.randint(-3, 4, (1000,))
     assert set(r.tolist()) == set(range(-3, 4))
 
@@ -367,13 +380,14 @@ def test_linspace_values_are_close_to_torch(torch):
 
 
 @pytest.mark.torch
-def test_arange_float32_values_equal_torch(torch):
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arange_float_values_equal_torch_to_the_last_bit(torch, dtype):
     rng = np.random.default_rng(0)
     for _ in range(200):
         start = round(float(rng.uniform(-5, 5)), 2)
         step = round(float(rng.uniform(0.01, 1)), 2)
         end = start + float(rng.uniform(0, 80)) * step
-        mine = minigrad.arange(start, end, step).numpy()
-        theirs = torch.arange(start, end, step).numpy()
+        mine = minigrad.arange(start, end, step, dtype=getattr(minigrad, dtype)).numpy()
+        theirs = torch.arange(start, end, step, dtype=getattr(torch, dtype)).numpy()
         assert mine.shape == theirs.shape
         np.testing.assert_array_equal(mine, theirs)

@@ -53,7 +53,7 @@ def test_getitem_matches_torch(expr, torch):
     results = []
     for lib in (minigrad, torch):
         x = _leaf(lib)
-        out = eval(expr)
+        out = eval(expr, {"lib": lib, "x": x})
         weights = lib.tensor(_weights(out.shape), dtype=lib.float64, requires_grad=True)
         (grad,) = lib.autograd.grad(out, x, weights, create_graph=True)
         (second,) = lib.autograd.grad((grad * grad).sum(), weights)
@@ -69,10 +69,10 @@ def test_getitem_matches_torch(expr, torch):
 def test_getitem_errors_match_torch(expr, torch):
     errors = []
     for lib in (minigrad, torch):
-        x = _leaf(lib)
+        namespace = {"lib": lib, "x": _leaf(lib)}
         with pytest.raises(Exception) as info, warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            eval(expr)
+            eval(expr, namespace)
         errors.append((info.type, str(info.value).replace("torch.", "minigrad.")))
     assert errors[0] == errors[1]
 
@@ -131,7 +131,7 @@ def test_setitem_matches_torch(index, spec, value_grad, torch):
         value = _value(lib, spec, value_grad)
         y = x * 1
         before = y._version
-        y[eval(index)] = value
+        y[eval(index, {"x": x})] = value
         inputs = [x] + ([value] if value_grad else [])
         grads = lib.autograd.grad(y, inputs, lib.tensor(_weights(y.shape), dtype=lib.float64))
         edges = [None if fn is None else fn.name().replace("torch::", "minigrad::")
@@ -245,6 +245,6 @@ def test_setitem_errors_match_torch(expr, torch):
     errors = []
     for lib in (minigrad, torch):
         with pytest.raises(Exception) as info:
-            eval(expr)
+            eval(expr, {"lib": lib})
         errors.append((info.type, str(info.value)))
     assert errors[0] == errors[1]

@@ -563,3 +563,42 @@ def test_module_dtype_conversion():
     assert net[1].running_mean.dtype == minigrad.float64
     assert net[1].num_batches_tracked.dtype == minigrad.int64
     assert net(minigrad.ones(3, 2, dtype=minigrad.float64)).dtype == minigrad.float64
+
+
+# ---------------------------------------------------------------------- docstring examples
+def _doc_modules():
+    import importlib
+    import pkgutil
+
+    import minigrad.nn
+    import minigrad.optim
+
+    names = ["minigrad.nn", "minigrad.optim"]
+    for package in (minigrad.nn, minigrad.optim, minigrad.nn._functions):
+        names += [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".")]
+    return [importlib.import_module(name) for name in sorted(set(names))]
+
+
+@pytest.mark.parametrize("module", _doc_modules(), ids=lambda m: m.__name__)
+def test_docstring_examples_run(module):
+    import doctest
+
+    minigrad.manual_seed(0)
+    globs = dict(vars(module), minigrad=minigrad, nn=nn, optim=minigrad.optim, F=nn.functional)
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for test in finder.find(module, module.__name__, globs=globs):
+        runner.run(test)
+    assert runner.failures == 0
+
+
+def test_module_scopes_group_nodes_by_module_call():
+    from minigrad.nn._tracking import ModuleScopes
+
+    net = make_net(minigrad)
+    with ModuleScopes() as scopes:
+        out = net(minigrad.randn(5, 2))
+    assert scopes.of(out.grad_fn) == ("Net",)
+    first_head = out.grad_fn.next_functions[0][0]
+    assert scopes.of(first_head) == ("Net", "heads.0")
+    assert scopes.of(first_head.next_functions[1][0]) == ("Net", "body", "body.2")

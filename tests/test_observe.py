@@ -176,15 +176,16 @@ def test_fields_of_a_small_pass(recorder):
     assert started["grads"][0].item() == 1.0 and started["graph_root"] is out.grad_fn
     assert started["retain_graph"] is False and started["create_graph"] is False
     (deps,) = recorder.of("dependencies")
-    assert deps["counts"][h.grad_fn] == 2 and deps["needed"] is None
-    (summed,) = recorder.of("grad_summed")   # h's two uses meet in MulBackward0(x*3)'s buffer
-    assert summed["node"] is h.grad_fn and summed["index"] == 0 and summed["pending"] == 0
-    assert summed["total"].tolist() == [19.0, 37.0]   # 2h + 1
+    assert deps["counts"][h.grad_fn] == 3 and deps["needed"] is None   # h*h and +h
+    summed = recorder.of("grad_summed")   # h's three uses meet in MulBackward0(x*3)'s buffer
+    assert [f["node"] for f in summed] == [h.grad_fn, h.grad_fn]
+    assert [f["pending"] for f in summed] == [1, 0] and summed[0]["index"] == 0
+    assert summed[-1]["total"].tolist() == [7.0, 13.0]   # 2h + 1
     ran = {f["node"].name(): f for f in recorder.of("node_ran")}
-    assert ran["MulBackward0"]["grads_in"][0].tolist() in ([1.0, 1.0], [19.0, 37.0])
+    assert ran["MulBackward0"]["grads_in"][0].tolist() in ([1.0, 1.0], [7.0, 13.0])
     (accumulated,) = recorder.of("grad_accumulated")
     assert accumulated["tensor"] is x and accumulated["before"] is None
-    assert accumulated["after"].tolist() == [57.0, 111.0]
+    assert accumulated["after"].tolist() == [21.0, 39.0]
     released = [f["node"].name() for f in recorder.of("saved_released")]
     assert "MulBackward0" in released
     assert recorder.kinds()[-1] == "backward_finished"

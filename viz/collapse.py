@@ -117,6 +117,7 @@ def collapse_modules(scene, which="modules", expand=()):
         expand = (expand,)
     if isinstance(which, str) and which != "modules":
         which = (which,)
+    _absorb(scene)
     boxes, where = {}, {}
     for item in list(scene.items.values()):
         name = _selected(item.group, which, tuple(expand))
@@ -132,6 +133,24 @@ def collapse_modules(scene, which="modules", expand=()):
     scene.remove(where)
     scene.links = []
     _reroute(scene, links, where)
+
+
+def _absorb(scene):
+    """Put a module's parameters, their AccumulateGrad nodes and its nodes' saved tensors and
+    unnamed outputs inside the module: ``fc1.weight`` belongs to ``fc1``."""
+    modules = sorted({i.group for i in scene.items.values() if i.group}, key=len, reverse=True)
+    items = scene.items
+    for item in items.values():
+        if item.group is None and item.kind == "leaf":
+            item.group = next((m for m in modules if item.name.startswith(m + ".")), None)
+    for link in scene.links:
+        source, target = items[link.source], items[link.target]
+        if link.kind == "variable" and source.group is None:
+            source.group = target.group
+    for item in items.values():
+        owner = items.get(item.id.split("-")[0])
+        if item.group is None and item.kind in ("saved", "temp") and owner is not None:
+            item.group = owner.group
 
 
 def _reroute(scene, links, where):

@@ -39,10 +39,10 @@ def apply_state(scene, state):
         scene.mark(nid, "ran")
     for nid, count in (state.get("pending") or {}).items():
         if scene.mark(nid, "pending"):
-            scene.items[nid].lines.append(Line(f"waits for {plural(count, 'grad')}", "badge"))
+            scene.items[nid].lines.append(Line(f"waits for {plural(count, 'grad')}", "state"))
     for k, nid in enumerate(state.get("ready") or (), 1):
         if scene.mark(nid, "ready"):
-            scene.items[nid].lines.append(Line(f"ready #{k}", "badge"))
+            scene.items[nid].lines.append(Line(f"ready #{k}", "state"))
     current = state.get("node")
     if current and scene.mark(current, "current"):
         scene.items[current].lines.append(Line("running", "badge"))

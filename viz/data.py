@@ -9,7 +9,8 @@ data described in docs/graph-data.md, so it can be tested with hand-written dict
 import inspect
 import json
 
-__all__ = ["GraphData", "load", "caller_names", "ids_of", "is_tensor"]
+__all__ = ["GraphData", "load", "caller_names", "ids_of", "is_tensor",
+           "frame_of_caller"]
 
 
 def is_tensor(obj):
@@ -73,7 +74,7 @@ def load(obj, names=None, event=None):
         >>> from viz.examples import mul_sum
         >>> snap, state = load(mul_sum())
         >>> snap["roots"], state
-        (['t3'], None)
+        (['t4'], None)
     """
     if isinstance(obj, str):
         obj = json.loads(obj)

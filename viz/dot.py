@@ -23,8 +23,8 @@ Example:
 import hashlib
 import re
 
-from viz.text import clean
 from viz.style import FONT, MONO_FONT, item_attrs, item_classes, link_attrs, link_classes, palette
+from viz.text import clean
 
 __all__ = ["to_dot", "write_dot", "quote", "html_escape", "dom_id"]
 
@@ -77,14 +77,18 @@ def _html_line(line, p):
         return (f'<TR><TD ALIGN="LEFT"><FONT FACE="{MONO_FONT}" POINT-SIZE="9">{text}'
                 "</FONT></TD></TR>")
     if line.role == "badge":
-        return (f'<TR><TD BGCOLOR="{p["badge"]}" CELLPADDING="2"><FONT COLOR="{p["badge_text"]}"'
-                f' POINT-SIZE="9"><B>{text}</B></FONT></TD></TR>')
+        return (f'<TR><TD BGCOLOR="{p["badge"]}" CELLPADDING="3"><FONT COLOR="{p["badge_text"]}"'
+                f' POINT-SIZE="9"><B> {text} </B></FONT></TD></TR>')
+    if line.role == "state":
+        return (f'<TR><TD BORDER="1" COLOR="{p["muted"]}" CELLPADDING="2"><FONT POINT-SIZE="9">'
+                f"<I>{text}</I></FONT></TD></TR>")
     return f'<TR><TD><FONT POINT-SIZE="9">{text}</FONT></TD></TR>'
 
 
 def _label(item, p, html):
     if not html:
-        texts = [f"[{ln.text}]" if ln.role == "badge" else ln.text for ln in item.lines]
+        texts = [f"[{ln.text}]" if ln.role in ("badge", "state") else ln.text
+                 for ln in item.lines]
         return '"' + "\\n".join(_escape(t) for t in texts) + '"'
     rows = "".join(_html_line(line, p) for line in item.lines)
     return f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="1">{rows}</TABLE>>'
@@ -119,9 +123,9 @@ def _clusters(scene, prefix, p, html):
             lines += [_node_stmt(item, prefix, p, html) for item in members]
             continue
         lines.append(f"  subgraph cluster_{k} {{")
-        lines.append(f"    graph [id={quote(dom_id(prefix, f'g{k}'))} class=\"mg-cluster\" "
-                     f"label={quote(clean(group))} style=\"rounded,dashed\" color={quote(p['muted'])}"
-                     f" fontcolor={quote(p['muted'])}];")
+        attrs = {"id": dom_id(prefix, f"g{k}"), "class": "mg-cluster", "label": clean(group),
+                 "style": "rounded,dashed", "color": p["muted"], "fontcolor": p["muted"]}
+        lines.append(f"    graph [{_attrs(attrs)}];")
         lines += ["  " + _node_stmt(item, prefix, p, html) for item in members]
         lines.append("  }")
     return lines
@@ -143,6 +147,8 @@ def write_dot(scene, prefix="mg", theme=None, html=True):
         f'  node [fontname="{FONT}" fontsize=11 fontcolor={quote(p["ink"])} margin="0.1,0.04"];',
         f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.7];',
     ]
+    if scene.caption:
+        head.append(f"  graph [label={quote(scene.caption)} labelloc=b labeljust=l];")
     body = _clusters(scene, prefix, p, html)
     body += [_edge_stmt(link, scene.items, prefix, p) for link in scene.links]
     return "\n".join(head + body + ["}"]) + "\n"
@@ -156,5 +162,8 @@ def to_dot(obj, **options):
         >>> "ExpBackward0" in to_dot(exp_add())
         True
     """
+    from viz.data import caller_names, frame_of_caller
     from viz.drawing import draw
+    if options.get("names") is None:
+        options["names"] = caller_names(frame_of_caller(2))
     return draw(obj, **options).source

@@ -88,8 +88,11 @@ class _Command(Engine):
         path = self.path()
         if path is None:
             raise EngineNotFound(f"{self.command!r} is not on PATH. " + INSTALL_HINT)
-        done = subprocess.run([path, f"-T{fmt}"], input=source.encode("utf-8"),
-                              capture_output=True, timeout=TIMEOUT, check=False)
+        try:
+            done = subprocess.run([path, f"-T{fmt}"], input=source.encode("utf-8"),
+                                  capture_output=True, timeout=TIMEOUT, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise RenderError(f"{self.name} took longer than {TIMEOUT} s") from exc
         if done.returncode != 0 or not done.stdout:
             message = done.stderr.decode("utf-8", "replace").strip().splitlines()[:3]
             raise RenderError(f"{self.name} failed (exit {done.returncode}): "

@@ -16,7 +16,8 @@ __all__ = ["Line", "Item", "Link", "Scene"]
 
 @dataclass
 class Line:
-    """One line of a label. ``role`` is ``title``, ``sub``, ``value`` or ``badge``."""
+    """One line of a label. ``role`` is ``title``, ``sub``, ``value``, ``badge`` (hooks,
+    released, running) or ``state`` (waiting, ready)."""
 
     text: str
     role: str = "sub"

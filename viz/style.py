@@ -167,7 +167,9 @@ def item_classes(kind, flags):
         'mg-node mg-acc mg-hooked'
     """
     family = _FAMILY.get(kind, kind)
-    parts = [f"mg-{family}", "mg-" + _KIND_CLASS.get(kind, kind)]
+    parts = [f"mg-{family}"]
+    if kind != family:
+        parts.append("mg-" + _KIND_CLASS.get(kind, kind))
     return " ".join(parts + [f"mg-{flag}" for flag in sorted(flags)])
 
 

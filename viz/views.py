@@ -12,7 +12,7 @@ Example:
     >>> from viz.data import GraphData
     >>> scene = backward_scene(GraphData(mul_sum()), Options())
     >>> [item.title for item in scene.items.values()][:2]
-    ['MulBackward0 (Function node n1)', 'SumBackward0 (Function node n2)']
+    ['s: output, non-leaf tensor () [t4]', 'MulBackward0 (Function node n1)']
 """
 
 import re
@@ -97,7 +97,7 @@ def _node_item(g, nid):
         title = f"AccumulateGrad: adds the gradient into {clean(g.name_of(leaf))}.grad [{nid}]"
     else:
         what = "graph root" if kind == "graphroot" else "Function node"
-        title = f"{name} ({what} {nid})"
+        title = f"{clean(node.get('label') or name, 60)} ({what} {nid})"
     item = Item(nid, kind, title, lines, group=node.get("module"), name=name)
     tensor_hooks = [h.get("name") for h in node.get("tensor_hooks") or []
                     if isinstance(h, dict)]
@@ -126,7 +126,9 @@ def _saved_items(g, scene, nid, opts):
     node = g.nodes[nid]
     for k, slot in enumerate(node.get("saved") or []):
         tid = slot.get("tensor")
-        what = clean(g.name_of(tid)) if tid in g.tensors else "a tensor"
+        value = slot.get("value") if isinstance(slot.get("value"), dict) else {}
+        what = (clean(g.name_of(tid)) if tid in g.tensors else
+                "a tensor " + shape_text(value["shape"]) if "shape" in value else "a tensor")
         name = clean(slot.get("name") or f"saved{k}", 20)
         lines = [Line(f"saved {name}", "title"), Line(what)]
         if opts.values and slot.get("value") is not None:
@@ -162,8 +164,12 @@ def backward_scene(g, opts):
         if _shown_in_backward(g, tid):
             scene.add(_tensor_item(g, tid, opts))
     fan_out = {nid: len(g.next_edges(nid)) for nid in g.nodes}
+    for nid in g.nodes:
+        for edge in g.next_edges(nid):
+            _backward_link(scene, edge, fan_out)
     for edge in g.edges:
-        _backward_link(scene, edge, fan_out)
+        if edge.get("kind") not in ("next", "constant"):
+            _backward_link(scene, edge, fan_out)
     if opts.show_saved:
         for nid in g.nodes:
             _saved_items(g, scene, nid, opts)

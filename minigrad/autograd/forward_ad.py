@@ -118,6 +118,21 @@ def _set_tangent(tensor, tangent):
     tensor.__dict__[_ATTR] = tangent
 
 
+def copy_tangent(source, target):
+    """Give ``target`` the tangent of ``source``; a no-op outside a dual level.
+
+    For in-place ops, which compute their result out of place (so it gets its tangent like any
+    op's output) and then write it into ``target``'s memory: the tangent must follow the values.
+    """
+    if _level is None:
+        return
+    tangent = tangent_of(source)
+    if tangent is not None:
+        _set_tangent(target, tangent)
+    else:
+        target.__dict__.pop(_ATTR, None)
+
+
 def make_dual(tensor, tangent, *, level=None):
     """A tensor with the values of ``tensor`` that carries ``tangent`` through every op.
 
@@ -209,6 +224,20 @@ def propagate(fn_cls, ctx, args, outputs):
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
             _set_tangent(out, tangent)
+    if ctx._saved and any(s is not None and s.is_output for s in ctx._saved):
+        _set_tangent(ctx, tuple(out_tangents))  # for saved outputs that backward rebuilds
+
+
+def restore_saved_output_tangent(node, output_nr, tensor):
+    """Give a saved output that ``node`` rebuilt in backward its forward tangent back.
+
+    A node keeps only the data of a saved output (holding the tensor would be a reference
+    cycle), so when the output itself is gone its tangent must come from the node. This makes
+    forward-over-reverse work (e.g. the tangent of a gradient is a Hessian-vector product).
+    """
+    tangents = node.__dict__.get(_ATTR)
+    if tangents is not None and tangents[output_nr] is not None:
+        _set_tangent(tensor, tangents[output_nr])
 
 
 def _jvp_of_custom_function(fn_cls, ctx, tangents):

@@ -9,7 +9,7 @@ import itertools
 import re
 import weakref
 
-from minigrad.autograd import observe
+from minigrad.autograd import forward_ad, observe
 from minigrad.grad_mode import state
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "SavedTensor", "RemovableHandle",
@@ -92,6 +92,8 @@ class SavedTensor:
             from minigrad.tensor import Tensor
             tensor = Tensor._make(self.data, True, node, self.output_nr)
             tensor._version_counter = self.version_counter
+            if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
+                forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
         return tensor
 
     def release(self):
@@ -196,15 +198,24 @@ class Node:
                     saved.release()
 
     def __getattr__(self, name):
-        if name.startswith("_saved_"):
-            key = name[len("_saved_"):]
+        for prefix in ("_saved_", "_raw_saved_"):
+            if not name.startswith(prefix):
+                continue
+            key = name[len(prefix):]
             names = self._saved_names()
             if key in names and self._saved is not None:
                 saved = self._saved[names.index(key)]
-                return None if saved is None else saved.unpack(self)
-            if key in self.__dict__:
+                if saved is None or prefix == "_raw_saved_":
+                    return saved
+                return saved.unpack(self)
+            if prefix == "_saved_" and key in self.__dict__:
                 return self.__dict__[key]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __dir__(self):
+        saved = [f"_saved_{n}" for n in self._saved_names()]
+        saved += [f"_raw_saved_{n}" for n in self._saved_names()]
+        return sorted(set(super().__dir__()) | set(saved))
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"

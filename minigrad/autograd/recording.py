@@ -224,7 +224,7 @@ def _add_ghost(builder, structure, released):
     """Describe a node that died before the recording ended, from what was seen of it."""
     info = {k: v for k, v in structure.items() if k not in ("edges", "constants", "saved_names")}
     info.update({
-        "label": None, "alive": False, "outputs": [],
+        "label": None, "alive": False, "outputs": [], "module": None,
         "saved": [{"name": name, "tensor": None, "version": None, "released": name in released,
                    "modified": False, "is_output": False, "packed": False, "value": None}
                   for name in structure["saved_names"]],

@@ -254,13 +254,17 @@ class GraphBuilder:
             "output_nr": t._output_nr,
             "accumulator": None if accumulator is None else node_id(accumulator),
             "hooks": hooks, "post_accumulate_hooks": _hooks(t._post_acc_hooks),
+            "module": t.__dict__.get("_module_path"),
         }
 
     def _node_info(self, node):
         info = node_structure(node)
+        outputs = list(_alive_outputs(node))
         info.update({
             "label": None, "alive": True,
-            "outputs": [tensor_id(t) for t in _alive_outputs(node)],
+            "outputs": [tensor_id(t) for t in outputs],
+            "module": next((t.__dict__["_module_path"] for t in outputs
+                            if "_module_path" in t.__dict__), None),
             "saved": self._saved_info(node),
             "pre_hooks": _hooks(node._pre_hooks), "post_hooks": _hooks(node._post_hooks),
             "tensor_hooks": [{"index": i, "name": callable_name(h)}
@@ -362,6 +366,8 @@ def _name_tensors(tensors, nodes, names):
             stem = "leaf" if info["requires_grad"] else "const"
         bases.setdefault((stem, suffix), []).append(info)
     for (stem, suffix), infos in bases.items():
+        if infos[0]["grad_fn"] is not None:  # number results in the order they were made
+            infos.sort(key=lambda i: nodes[i["grad_fn"]][1]["sequence_nr"])
         if len(infos) == 1 and stem + suffix not in used:
             infos[0]["name"] = stem + suffix
             used.add(stem + suffix)

@@ -14,12 +14,16 @@ Two things happen in ``Module.__call__`` and nothing more:
   box (``collapse="modules"``).
 
 Nothing is written into ``grad_fn.metadata``: that dict belongs to the user.
+``ModuleScopes`` is a ready-made observer that turns these events into "which module calls
+were open when this node was created".
 """
+
+import weakref
 
 from minigrad.autograd import observe
 from minigrad.tensor import Tensor
 
-__all__ = ["tag_outputs", "emit_module_call"]
+__all__ = ["tag_outputs", "emit_module_call", "ModuleScopes"]
 
 
 def tag_outputs(outputs, path):
@@ -41,3 +45,43 @@ def emit_module_call(module, phase, inputs, outputs=None):
         name = module._path or type(module).__name__
         observe.emit("module_call", module=module, name=name, phase=phase, inputs=inputs,
                      outputs=outputs)
+
+
+class ModuleScopes:
+    """An observer that remembers, for each node created while it is attached, the names of
+    the module calls that were open (outermost first).
+
+    Example:
+        >>> scopes = ModuleScopes()
+        >>> model = nn.Sequential(nn.Linear(2, 2), nn.ReLU())
+        >>> with scopes:
+        ...     y = model(minigrad.ones(1, 2))
+        >>> scopes.of(y.grad_fn)
+        ('Sequential', '1')
+    """
+
+    def __init__(self):
+        self.stack = []
+        self.scopes = weakref.WeakKeyDictionary()  # node → tuple of module names
+
+    def __call__(self, kind, **fields):
+        if kind == "module_call":
+            if fields["phase"] == "enter":
+                self.stack.append(fields["name"])
+            elif self.stack:
+                self.stack.pop()
+        elif kind == "node_created" and self.stack:
+            self.scopes[fields["node"]] = tuple(self.stack)
+
+    def of(self, node):
+        """The module names open when ``node`` was created (``()`` if none)."""
+        return self.scopes.get(node, ())
+
+    def __enter__(self):
+        observe.add_observer(self)
+        return self
+
+    def __exit__(self, *exc):
+        observe.remove_observer(self)
+        self.stack.clear()
+        return False

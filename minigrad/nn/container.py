@@ -8,10 +8,17 @@ from minigrad.nn.module import Module, _addindent
 __all__ = ["Sequential", "ModuleList", "ModuleDict"]
 
 
-def _index(index, length, kind):
+def _index(index, length):
     if not -length <= index < length:
         raise IndexError(f"index {index} is out of range")
     return index % length
+
+
+def _view(container, items):
+    """A container over some of another's children, which keep their names for the viewer
+    (a slice is a view, not a new parent)."""
+    container._modules.update((str(name), module) for name, module in items)
+    return container
 
 
 class Sequential(Module):
@@ -44,11 +51,11 @@ class Sequential(Module):
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return Sequential(OrderedDict(list(self._modules.items())[index]))
-        return list(self._modules.values())[_index(index, len(self), "Sequential")]
+            return _view(Sequential(), list(self._modules.items())[index])
+        return list(self._modules.values())[_index(index, len(self))]
 
     def __setitem__(self, index, module):
-        key = list(self._modules)[_index(index, len(self), "Sequential")]
+        key = list(self._modules)[_index(index, len(self))]
         self.add_module(key, module)
 
     def __delitem__(self, index):
@@ -88,11 +95,11 @@ class ModuleList(Module):
 
     def __getitem__(self, index):
         if isinstance(index, slice):
-            return ModuleList(list(self._modules.values())[index])
-        return self._modules[str(_index(index, len(self), "ModuleList"))]
+            return _view(ModuleList(), enumerate(list(self._modules.values())[index]))
+        return self._modules[str(_index(index, len(self)))]
 
     def __setitem__(self, index, module):
-        self.add_module(str(_index(index, len(self), "ModuleList")), module)
+        self.add_module(str(_index(index, len(self))), module)
 
     def __delitem__(self, index):
         modules = list(self._modules.values())

@@ -182,11 +182,18 @@ def one_hot(tensor, num_classes=-1):
 
 # ---------------------------------------------------------------------- losses
 def _legacy_reduction(size_average, reduce, reduction):
+    """The old ``size_average``/``reduce`` flags, translated (with PyTorch's warning)."""
     if size_average is None and reduce is None:
         return reduction
     size_average = True if size_average is None else size_average
     reduce = True if reduce is None else reduce
-    return "none" if not reduce else ("mean" if size_average else "sum")
+    if size_average and reduce:
+        reduction = "mean"
+    else:
+        reduction = "sum" if reduce else "none"
+    warnings.warn("size_average and reduce args will be deprecated, please use "
+                  f"reduction='{reduction}' instead.", UserWarning, stacklevel=3)
+    return reduction
 
 
 def _target_size_warning(input, target):  # noqa: A002

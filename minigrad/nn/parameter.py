@@ -41,10 +41,13 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self._data.copy(), self._requires_grad))
+        return (_rebuild, (self._data.copy(), self._requires_grad,
+                          self.__dict__.get("_display_name")))
 
     def __deepcopy__(self, memo):
-        copy = Parameter(Tensor._make(self._data.copy()), self._requires_grad)
+        # NB: like PyTorch, a deep copy keeps the values and the flag, not ``.grad``.
+        copy = _rebuild(self._data.copy(), self._requires_grad,
+                        self.__dict__.get("_display_name"))
         memo[id(self)] = copy
         return copy
 
@@ -56,5 +59,7 @@ def _array_of(data):
     return _to_array(data)
 
 
-def _rebuild(array, requires_grad):
-    return Parameter(Tensor._make(array), requires_grad)
+def _rebuild(array, requires_grad, display_name=None):
+    param = Parameter(Tensor._make(array), requires_grad)
+    param._display_name = display_name
+    return param

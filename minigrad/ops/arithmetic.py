@@ -23,7 +23,8 @@ def broadcast_error(a, b):
 
 def _binary(ufunc, a, b, float_result=False):
     try:
-        out = ufunc(a._data, b._data)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            out = ufunc(a._data, b._data)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
     except ValueError:
         raise broadcast_error(a, b) from None
     dtype = out.dtype if a._data.dtype == b._data.dtype else result_dtype(a, b)
@@ -150,7 +151,8 @@ class Reciprocal(_Op):
     @staticmethod
     def forward(ctx, a):
         data = a._data if a._data.dtype.kind == "f" else a._data.astype(np.float32)
-        result = np.reciprocal(data)
+        with np.errstate(divide="ignore"):
+            result = np.reciprocal(data)
         ctx.save_for_backward(result)
         return result
 

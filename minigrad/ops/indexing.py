@@ -16,10 +16,10 @@ import numpy as np
 from minigrad.autograd.function import _Op
 from minigrad.grad_mode import state
 from minigrad.ops import shape as shape_ops
-from minigrad.ops._util import as_tensor_operand, sum_to
+from minigrad.ops._util import as_tensor_operand, normalize_dim, sum_to
 from minigrad.tensor import Tensor
 
-__all__ = ["Select", "Slice", "Index", "Alias", "SelectBackward", "SliceBackward",
+__all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
            "IndexBackward", "IndexPut", "CopySlices", "CopyWhole", "FillWhole", "getitem",
            "setitem", "select", "narrow", "index_select"]
 
@@ -92,6 +92,12 @@ class Index(_Gather):
         return np.ascontiguousarray(x._data[index])  # a fresh row-major tensor, like PyTorch's
 
 
+class IndexSelect(Index):
+    """y = x[..., i, ...] for a vector i at one dimension;  ∂y/∂x = grad added back at i."""
+
+    node_name = "IndexSelectBackward0"
+
+
 class SelectBackward(_Scatter):
     """y = zeros with g at one index;  ∂y/∂g = grad at that index."""
 
@@ -113,6 +119,7 @@ class IndexBackward(_Scatter):
 Select.scatter, SelectBackward.gather = SelectBackward, Select
 Slice.scatter, SliceBackward.gather = SliceBackward, Slice
 Index.scatter, IndexBackward.gather = IndexBackward, Index
+IndexSelect.scatter = IndexBackward
 
 
 class Alias(_Op):
@@ -298,19 +305,31 @@ def getitem(x, index):
 
 
 def select(x, dim, index):
-    dim = x.ndim and dim % x.ndim
+    """``x[..., index, ...]`` with ``index`` at dimension ``dim``."""
+    dim = normalize_dim(dim, x.ndim)
     return getitem(x, (slice(None),) * dim + (index,))
 
 
 def narrow(x, dim, start, length):
-    dim = dim % x.ndim
+    """``length`` elements from ``start`` along ``dim`` (a view)."""
+    dim = normalize_dim(dim, x.ndim)
+    start = start + x.shape[dim] if start < 0 else start
+    if not 0 <= start <= start + length <= x.shape[dim]:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({x.shape[dim]}).")
     return Slice.apply(x, (slice(None),) * dim + (slice(start, start + length), Ellipsis))
 
 
 def index_select(x, dim, index):
-    dim = dim % max(x.ndim, 1)
+    """The entries of the vector ``index`` along ``dim``."""
+    dim = normalize_dim(dim, x.ndim)
     array = _as_index_array(index)
-    return Index.apply(x, (slice(None),) * dim + (array,))
+    if array.ndim > 1 or array.dtype == bool:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    array, size = array.reshape(-1), x.shape[dim] if x.ndim else 1
+    if ((array < -size) | (array >= size)).any():
+        raise IndexError("index out of range in self")
+    return IndexSelect.apply(x, (slice(None),) * dim + (array % size,))
 
 
 # ---------------------------------------------------------------- x[index] = value

@@ -10,6 +10,7 @@ import weakref
 
 import numpy as np
 
+from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, pointwise
@@ -107,11 +108,15 @@ def inplace(x, compute, *args):
         isinstance(a, Tensor) and a._requires_grad for a in args))
     if not recording:
         with no_grad():
-            _write(x, compute(x, *args))
+            out = compute(x, *args)
+            _write(x, out)
+        forward_ad.copy_tangent(out, x)  # forward-mode AD: the tangent follows the values
         return x
     before = Tensor._make(x._data.copy(), x._requires_grad, x.grad_fn, x._output_nr)
+    forward_ad.copy_tangent(x, before)
     out = compute(before, *args)
     _write(x, out)
+    forward_ad.copy_tangent(out, x)
     node = out.grad_fn
     x.grad_fn, x._output_nr, x._requires_grad = node, out._output_nr, True
     node._output_refs = (weakref.ref(x),)
