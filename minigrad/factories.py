@@ -204,7 +204,7 @@ def _from_python_numbers(data, dtype):
     """Fast path for nested lists of Python numbers; None sends other input down the slow,
     checking path (which also words the errors)."""
     level, kinds = [data], {type(data)}
-    while kinds <= {list, tuple}:
+    while kinds and kinds <= {list, tuple}:
         level = list(itertools.chain.from_iterable(level))
         kinds = set(map(type, level))
     if not kinds or not kinds <= {float, int, bool}:
@@ -216,7 +216,7 @@ def _from_python_numbers(data, dtype):
         array = np.array(data)
     except (ValueError, OverflowError):
         return None
-    if array.dtype == object:
+    if array.dtype.kind not in "bif":  # object, or uint64 for ints past int64
         return None
     with np.errstate(all="ignore"):
         return _cast(array, _dtype.to_dtype(dtype))

@@ -11,7 +11,6 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.node import AccumulateGrad, _add_hook
-from minigrad.grad_mode import state
 
 __all__ = ["Tensor", "Size"]
 
@@ -30,6 +29,25 @@ ONLY_FLOAT_GRAD = "only Tensors of floating point dtype can require gradients"
 # PyTorch words it differently in the setter and in factories (``requires_grad=True``).
 ONLY_FLOAT_GRAD_SETTER = "only Tensors of floating point and complex dtype can require gradients"
 ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
+
+
+# PyTorch names the dtypes in the message below by their C++ type and their ScalarType.
+_CPP_TYPE_NAMES = {"float32": ("float", "Float"), "float64": ("double", "Double"),
+                   "float16": ("c10::Half", "Half"), "int64": ("long int", "Long"),
+                   "int32": ("int", "Int"), "int16": ("short int", "Short"),
+                   "int8": ("signed char", "Char"), "uint8": ("unsigned char", "Byte"),
+                   "bool": ("bool", "Bool")}
+
+
+def _grad_dtype_message(grad, tensor):
+    def names(t):
+        return _CPP_TYPE_NAMES.get(t._data.dtype.name, (t._data.dtype.name,) * 2)
+    return (f"attempting to assign a gradient with dtype '{names(grad)[0]}' to a tensor with "
+            f"grad_dtype '{names(tensor)[1]}'. The gradient must match the tensor's grad_dtype "
+            "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute "
+            "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
+            "Diverging the dtypes of a tensor and its gradient may break downstream systems "
+            "that assume they match.")
 
 
 class Size(tuple):
@@ -371,8 +389,13 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(_grad_dtype_message(value, self))
             if value.shape != self.shape:
-                raise RuntimeError(f"assigned grad has data of a different size")
+                raise RuntimeError(
+                    f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor "
+                    f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
+                    "tensor are the same size")
         self._grad = value
 
     @property

@@ -418,6 +418,88 @@ def numpy_of_requires_grad(t):
     _leaf(t, 1.0).numpy()
 
 
+@case
+def assign_grad_wrong_size(t):
+    x = _leaf(t, 1.0, 1.0)
+    x.grad = t.ones(3)
+
+
+@case
+def assign_grad_wrong_dtype(t):
+    x = _leaf(t, 1.0, 1.0)
+    x.grad = t.ones(2, dtype=t.float64)
+
+
+@case
+def assign_grad_not_a_tensor(t):
+    x = _leaf(t, 1.0, 1.0)
+    x.grad = 3.0
+
+
+@case
+def assigned_grad_is_accumulated_in_place(t):
+    x = _leaf(t, 1.0, 1.0)
+    g = t.ones(2)
+    x.grad = g
+    (x * 2).sum().backward()
+    first = x.grad is g
+    (x * 2).sum().backward()
+    return first, x.grad is g, g
+
+
+@case
+def leaf_stops_requiring_grad_after_graph_was_built(t):
+    x = _leaf(t, 1.0, 1.0)
+    y = x * 2
+    seen = []
+    x.register_hook(lambda g: seen.append(g.tolist()))
+    x.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad))
+    x.requires_grad_(False)
+    y.sum().backward()
+    return x.grad, seen
+
+
+@case
+def grad_only_inputs_is_deprecated(t):
+    x = _leaf(t, 1.0, 1.0)
+    return t.autograd.grad((x * 2).sum(), x, only_inputs=False)
+
+
+@case
+def grad_same_input_twice(t):
+    x = _leaf(t, 1.0, 1.0)
+    h = x * 3
+    return t.autograd.grad((h * 2).sum(), [h, h, x])
+
+
+@case
+def grad_of_root_wrt_itself(t):
+    h = _leaf(t, 1.0, 1.0) * 3
+    return t.autograd.grad(h, h, t.tensor([2.0, 5.0]))
+
+
+@case
+def backward_inside_no_grad(t):
+    x = _leaf(t, 1.0, 2.0)
+    y = (x * x).sum()
+    with t.no_grad():
+        y.backward()
+    return x.grad
+
+
+@case
+def hooks_see_grad_mode_of_create_graph(t):
+    x = _leaf(t, 1.0, 2.0)
+    seen = []
+    y = x * x
+    y.register_hook(lambda g: seen.append((t.is_grad_enabled(), g.requires_grad)))
+    y.sum().backward()
+    y = x * x
+    y.register_hook(lambda g: seen.append((t.is_grad_enabled(), g.requires_grad)))
+    t.autograd.grad(y.sum(), x, create_graph=True)
+    return seen
+
+
 @pytest.mark.parametrize("name", CASES, ids=list(CASES))
 def test_matches_torch(torch, name):
     assert outcome(minigrad, CASES[name]) == outcome(torch, CASES[name])

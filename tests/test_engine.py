@@ -235,7 +235,7 @@ def test_100k_chain_forward_and_backward_at_default_recursion_limit():
     elapsed = time.perf_counter() - start
     assert x.grad.item() == 1.0
     del y  # tearing the graph down must not recurse either
-    assert elapsed < 30, f"100k-op chain took {elapsed:.1f}s"
+    assert elapsed < 90, f"100k-op chain took {elapsed:.1f}s"   # a loose bound for busy CI
 
 
 def test_100k_chain_with_retain_graph_and_autograd_grad():

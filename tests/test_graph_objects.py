@@ -3,6 +3,7 @@ calling nodes by hand, and Node hooks."""
 
 import gc
 import re
+import warnings
 
 import pytest
 
@@ -332,3 +333,41 @@ def test_graph_node_is_the_public_type(torch):
     x = minigrad.tensor([0.0], requires_grad=True)
     assert isinstance(x.exp().grad_fn, minigrad.autograd.graph.Node)
     assert isinstance((x * 2).grad_fn.next_functions[0][0], minigrad.autograd.graph.Node)
+
+
+# ---------------------------------------------------------------- known gaps in the ops
+# Strict xfails: each flips to a failure once the op is fixed, so the mark gets removed.
+
+def _saved_repr(lib, expr, attr):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    return repr(getattr(expr(x).grad_fn, attr)).replace("torch.", "minigrad.")
+
+
+SAVED_GAPS = {
+    "sizes is a tuple": (lambda x: x.sum(), "_saved_self_sym_sizes",
+                         "ops: SumBackward0._saved_self_sym_sizes is a Size, PyTorch's a tuple"),
+    "python scalar": (lambda x: x * 2, "_saved_other",
+                      "ops: a Python scalar is saved as WrappedNumber, PyTorch shows a 0-d tensor"),
+    "alpha": (lambda x: x + 2, "_saved_alpha",
+              "ops: AddBackward0/SubBackward0 do not expose _saved_alpha"),
+}
+
+
+@pytest.mark.parametrize("gap", [pytest.param(name, marks=pytest.mark.xfail(strict=True,
+                                                                             reason=reason))
+                                 for name, (_, _, reason) in SAVED_GAPS.items()])
+def test_saved_value_gaps(torch, gap):
+    expr, attr, _ = SAVED_GAPS[gap]
+    assert _saved_repr(minigrad, expr, attr) == _saved_repr(torch, expr, attr)
+
+
+@pytest.mark.xfail(strict=True, reason="ops.inplace: CopyBackwards.name() lacks the "
+                                       "'minigrad::autograd::' prefix PyTorch's has")
+def test_copy_backwards_name(torch):
+    def run(lib):
+        x = lib.tensor([5.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (x * x).backward(create_graph=True)
+        return x.grad.grad_fn.name().replace("torch::", "minigrad::")
+    assert run(minigrad) == run(torch)

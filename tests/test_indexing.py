@@ -248,3 +248,32 @@ def test_setitem_errors_match_torch(expr, torch):
             eval(expr, {"lib": lib})
         errors.append((info.type, str(info.value)))
     assert errors[0] == errors[1]
+
+
+@pytest.mark.parametrize("make", [
+    lambda x: x.view(6), lambda x: x.reshape(3, 2), lambda x: x.transpose(0, 1), lambda x: x.t(),
+    lambda x: x.T, lambda x: x.permute(1, 0), lambda x: x.unsqueeze(0),
+    lambda x: x[None].squeeze(0), lambda x: x[:1].expand(4, 3), lambda x: x.chunk(2)[1],
+    lambda x: x.split([1, 1])[0], lambda x: x.unbind(1)[2], lambda x: x[...], lambda x: x[:, 1:],
+    lambda x: minigrad.narrow(x, 1, 0, 2), lambda x: x.flatten(),
+])
+def test_views_share_memory_and_version_with_their_base(make):
+    x = minigrad.zeros(2, 3)
+    view = make(x)
+    x.add_(1.0)
+    assert view.tolist() == np.ones(tuple(view.shape)).tolist()
+    assert view._version == x._version == 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda x: x.t().reshape(6), lambda x: x[[0, 1]], lambda x: minigrad.cat([x, x]),
+    lambda x: x.clone(), lambda x: minigrad.where(x > 0, x, 1.0), lambda x: x.repeat(1, 1)
+    if hasattr(x, "repeat") else minigrad.ops.repeat(x, 1, 1),
+])
+def test_copies_do_not_share_memory(make):
+    x = minigrad.zeros(2, 3)
+    out = make(x)
+    before = out.tolist()
+    x.add_(1.0)
+    assert out.tolist() == before
+    assert out._version == 0

@@ -430,13 +430,15 @@ def test_batchnorm_without_affine_and_without_running_stats(torch):
                                rtol=1e-5, atol=1e-6)
 
 
-def test_batchnorm_errors_match_torch(torch):
-    for shape in [(1, 3), (3,)]:
-        with pytest.raises(ValueError) as info:
-            nn.BatchNorm1d(3)(minigrad.ones(*shape))
-        with pytest.raises(ValueError) as t_info:
-            torch.nn.BatchNorm1d(3)(torch.ones(*shape))
-        assert str(info.value).replace("minigrad", "torch") == str(t_info.value)
+@pytest.mark.parametrize("shape,kwargs", [((1, 3), {}), ((3,), {}), ((4, 4), {}),
+                                          ((4, 4), {"track_running_stats": False})])
+def test_batchnorm_errors_match_torch(torch, shape, kwargs):
+    with pytest.raises(Exception) as info:
+        nn.BatchNorm1d(3, **kwargs)(minigrad.ones(*shape))
+    with pytest.raises(Exception) as t_info:
+        torch.nn.BatchNorm1d(3, **kwargs)(torch.ones(*shape))
+    assert type(info.value) is type(t_info.value)
+    assert str(info.value).replace("minigrad", "torch") == str(t_info.value)
 
 
 def test_batchnorm_gradients_pass_gradcheck_and_gradgradcheck():

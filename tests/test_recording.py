@@ -342,7 +342,7 @@ def test_frames_agree_with_the_engine(program):
             continue
         before = rec.state_at(event["i"] - 1)
         assert event["node"] in before["ready"]
-        expected = [None if r is None else thaw(rec.values[r]) for r in event["grads"]]
+        expected = [None if r is None else rec.values[r] for r in event["grads"]]
         assert before["buffers"].get(event["node"]) == expected
         started += 1
     assert started
@@ -366,8 +366,8 @@ def test_frames_of_the_notes_example():
     x, w, h, out = (tensor_id(named[k]) for k in ("x", "w", "h", "out"))
     final = rec.state_at(-1)
     assert final["finished"] and final["pending"] == {} and final["ready"] == []
-    assert final["grads"][x]["data"] == [6.0, 8.0] and final["grads"][w]["data"] == [2.0, 4.0]
-    assert final["retained"] == [h] and final["grads"][h]["data"] == [2.0, 2.0]
+    assert final["grads"][x]["data"] == (6.0, 8.0) and final["grads"][w]["data"] == (2.0, 4.0)
+    assert final["retained"] == [h] and final["grads"][h]["data"] == (2.0, 2.0)
     assert [snap[n]["name"] for n in final["ran"]] == [
         "SumBackward0", "MulBackward0", "MulBackward0", "AccumulateGrad", "AccumulateGrad"]
     assert sorted(final["released"]) == sorted(
@@ -380,8 +380,8 @@ def test_frames_of_the_notes_example():
     accumulated = [e for e in rec.events if e["kind"] == "grad_accumulated"]
     assert rec.caption(accumulated[0]["i"]) == "x.grad was None, so it becomes [6., 8.]."
     state = rec.state_at(accumulated[0]["i"])
-    assert state["node"] == snap[x]["accumulator"] and state["grads"][x]["data"] == [6.0, 8.0]
-    assert state["buffers"][snap[w]["accumulator"]][0]["data"] == [2.0, 4.0]
+    assert state["node"] == snap[x]["accumulator"] and state["grads"][x]["data"] == (6.0, 8.0)
+    assert state["buffers"][snap[w]["accumulator"]][0]["data"] == (2.0, 4.0)
     assert snap[out]["kind"] == "root"
 
 
@@ -390,7 +390,7 @@ def test_passes_and_accumulation():
     assert [p["pass"] for p in rec.passes] == [1, 2, 3]
     a = tensor_id(named["a"])
     grads = [rec.state_at(p["end"])["grads"][a]["data"] for p in rec.passes]
-    assert grads == [[6.0], [12.0], [18.0]]
+    assert grads == [(6.0,), (12.0,), (18.0,)]
     accumulated = [e for e in rec.events if e["kind"] == "grad_accumulated"]
     assert rec.caption(accumulated[1]["i"]) == \
         "a.grad accumulates: [6.] plus the new gradient gives [12.]."
@@ -460,7 +460,7 @@ def test_create_graph_pass_records_new_nodes_in_the_pass():
     assert all(e["pass"] == 1 for e in created[2:]) and len(created) > 2
     captured = [e for e in rec.events if e["kind"] == "grad_captured"]
     assert len(captured) == 1 and rec.values[captured[0]["grad"]]["data"] == (27.0,)
-    assert rec.state_at(-1)["captured"]["0"]["data"] == [27.0]
+    assert rec.state_at(-1)["captured"]["0"]["data"] == (27.0,)
     assert rec.caption(captured[0]["i"]) == \
         "autograd.grad() takes [27.] as the gradient of a."
     del db_da

@@ -54,14 +54,11 @@ def _state_of(recording, event):
         return None
     if not hasattr(recording, "state_at"):
         raise TypeError("event= needs a Recording (with state_at()), not a plain dict")
-    state = recording.state_at(event)
-    return state if isinstance(state, dict) else _as_dict(state)
+    return _as_dict(recording.state_at(event))
 
 
 def _as_dict(obj):
-    if hasattr(obj, "to_dict"):
-        return obj.to_dict()
-    return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
+    return obj if isinstance(obj, dict) else obj.to_dict()
 
 
 def load(obj, names=None, event=None):

@@ -59,10 +59,14 @@ def dom_id(prefix, item_id):
         >>> dom_id("mg1", "t3"), dom_id("mg1", 'x"><script>')[:6]
         ('mg1-t3', 'mg1-h-')
     """
+    return f"{prefix}-{_safe(item_id)}"
+
+
+def _safe(item_id):
     item_id = str(item_id)
-    if not _SAFE_ID.fullmatch(item_id):
-        item_id = "h-" + hashlib.sha1(item_id.encode("utf-8", "replace")).hexdigest()[:12]
-    return f"{prefix}-{item_id}"
+    if _SAFE_ID.fullmatch(item_id):
+        return item_id
+    return "h-" + hashlib.sha1(item_id.encode("utf-8", "replace")).hexdigest()[:12]
 
 
 def _attrs(attrs):
@@ -101,7 +105,8 @@ def _node_stmt(item, prefix, p, html):
 
 
 def _name(item):
-    return quote(f"{item.title.removesuffix(f' [{item.id}]')} [{item.id}]")
+    title = clean(item.title.removesuffix(f" [{item.id}]"), 200)
+    return quote(f"{title} [{_safe(item.id)}]")
 
 
 def _edge_stmt(link, items, prefix, p):
@@ -123,7 +128,7 @@ def _clusters(scene, prefix, p, html):
             lines += [_node_stmt(item, prefix, p, html) for item in members]
             continue
         lines.append(f"  subgraph cluster_{k} {{")
-        attrs = {"id": dom_id(prefix, f"g{k}"), "class": "mg-cluster", "label": clean(group),
+        attrs = {"id": dom_id(prefix, f"g{k}"), "class": "mg-cluster", "label": clean(group, 80),
                  "style": "rounded,dashed", "color": p["muted"], "fontcolor": p["muted"]}
         lines.append(f"    graph [{_attrs(attrs)}];")
         lines += ["  " + _node_stmt(item, prefix, p, html) for item in members]

@@ -14,6 +14,6 @@ __all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
 def __getattr__(name):
     # Submodules that import the rest of minigrad are loaded on first use.
     import importlib
-    if name in ("graph", "functional", "forward_ad", "gradcheck_module"):
+    if name in ("graph", "functional", "forward_ad"):
         return importlib.import_module(f"minigrad.autograd.{name}")
     raise AttributeError(f"module 'minigrad.autograd' has no attribute '{name}'")

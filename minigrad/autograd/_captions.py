@@ -24,7 +24,7 @@ class Captioner:
 
     Args:
         events: the recording's events; values: its value table (list of Values);
-        snapshot: its ``Snapshot``; edges: node id -> [(target, input_nr)] per edge.
+        snapshot: id -> item of its snapshot; edges: node id -> [(target, input_nr)] per edge.
     """
 
     def __init__(self, events, values, snapshot, edges):

@@ -11,11 +11,12 @@ import weakref
 
 from minigrad.autograd import observe
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
-from minigrad.autograd._values import ValueTable, callable_name
+from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
 from minigrad.autograd.snapshot import node_structure
 
-__all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS"]
+__all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
+           "structure_edges"]
 
 # Fields whose tensors are gradient values (stored in the value table), not graph tensors.
 VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "grads_out",
@@ -28,7 +29,12 @@ class RecordingTruncated(UserWarning):
 
 
 class EventCollector:
-    """An observer (``collector(kind, **fields)``) that stores converted events."""
+    """An observer (``collector(kind, **fields)``) that stores converted events.
+
+    Events hold tuples, never lists (see ``canonical``): a dict of numbers, strings and
+    tuples of them is dropped from the garbage collector's watch, which matters when a
+    recording holds a hundred thousand events.
+    """
 
     def __init__(self, full_limit, max_events, max_bytes):
         self.values = ValueTable(full_limit)
@@ -37,7 +43,7 @@ class EventCollector:
         self.nbytes = 0
         self.truncated = False
         self.passes = {}          # engine pass id -> number of the pass in this recording
-        self.structures = {}      # node id -> structure (plain data) of every node seen
+        self.structures = {}      # node id -> structure_of(node) for every node seen
         self.node_refs = {}       # node id -> weak reference to the node
         self.released = {}        # node id -> names of its saved tensors released
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
@@ -47,6 +53,18 @@ class EventCollector:
     def __call__(self, kind, **fields):
         if self.truncated:
             return
+        fast = self._fast.get(kind)
+        event = fast(self, fields) if fast is not None else self._convert_event(kind, fields)
+        events = self.events
+        events.append(event)
+        self.nbytes += 200 + 8 * len(event.get("queue", ()))
+        if len(events) >= self.max_events or self.nbytes + self.values.nbytes >= self.max_bytes:
+            self.stop(f"the recording reached its cap ({len(events)} events, about "
+                      f"{(self.nbytes + self.values.nbytes) // 2**20} MiB; max_events="
+                      f"{self.max_events}, max_bytes={self.max_bytes})")
+
+    def _convert_event(self, kind, fields):
+        """Any event: each field converted by its name (see ``_convert``)."""
         event = {"i": len(self.events), "kind": kind, "pass": self._pass(kind, fields)}
         for name, value in fields.items():
             if name != "pass_id":
@@ -54,14 +72,68 @@ class EventCollector:
         extra = getattr(self, "_extra_" + kind, None)
         if extra is not None:
             extra(event, fields)
-        self.events.append(event)
-        self.nbytes += 120 + 8 * len(event) + sum(
-            8 * len(v) for v in event.values() if isinstance(v, (list, dict)))
-        if len(self.events) >= self.max_events or self.nbytes + self.values.nbytes \
-                >= self.max_bytes:
-            self.stop(f"the recording reached its cap ({len(self.events)} events, about "
-                      f"{(self.nbytes + self.values.nbytes) // 2**20} MiB; max_events="
-                      f"{self.max_events}, max_bytes={self.max_bytes})")
+        return canonical(event)
+
+    # The frequent events, converted without the generic machinery (same result).
+    def _node_ready(self, f):
+        nid = self._nid
+        return {"i": len(self.events), "kind": "node_ready", "pass": self.passes.get(f["pass_id"]),
+                "node": nid(f["node"]), "queue": tuple([nid(n) for n in f["queue"]])}
+
+    def _node_started(self, f):
+        nid, add = self._nid, self.values.add
+        return {"i": len(self.events), "kind": "node_started",
+                "pass": self.passes.get(f["pass_id"]), "node": nid(f["node"]),
+                "grads": tuple([add(g) for g in f["grads"]]),
+                "queue": tuple([nid(n) for n in f["queue"]])}
+
+    def _node_ran(self, f):
+        add = self.values.add
+        return {"i": len(self.events), "kind": "node_ran", "pass": self.passes.get(f["pass_id"]),
+                "node": self._nid(f["node"]), "grads_in": tuple([add(g) for g in f["grads_in"]]),
+                "grads_out": tuple([add(g) for g in f["grads_out"]])}
+
+    def _grad_summed(self, f):
+        add, nid = self.values.add, self._nid
+        return {"i": len(self.events), "kind": "grad_summed",
+                "pass": self.passes.get(f["pass_id"]), "node": nid(f["node"]),
+                "index": f["index"], "sender": nid(f["sender"]), "grad": add(f["grad"]),
+                "total": add(f["total"]), "pending": f["pending"]}
+
+    def _saved_released(self, f):
+        nid = self._nid(f["node"])
+        names = self.released[nid] = tuple(f["names"])
+        return {"i": len(self.events), "kind": "saved_released",
+                "pass": self.passes.get(f["pass_id"]), "node": nid, "names": names}
+
+    def _dependencies(self, f):
+        counts, needed, grads = {}, None, {}
+        nid, add, tensor = self._nid, self.values.add, self.tensor
+        for node, count in f["counts"].items():
+            counts[nid(node)] = count
+            if type(node) is AccumulateGrad:
+                grads[tensor(node.variable)] = add(node.variable._grad)
+            if node._retained:
+                for ref in node._retained.values():
+                    t = ref()
+                    if t is not None:
+                        grads[tensor(t)] = add(t._grad)
+        if f["needed"] is not None:
+            needed = {nid(n): bool(v) for n, v in f["needed"].items()}
+        return {"i": len(self.events), "kind": "dependencies",
+                "pass": self.passes.get(f["pass_id"]), "counts": counts, "needed": needed,
+                "tensor_grads": grads}
+
+    _fast = {"node_ready": _node_ready, "node_started": _node_started, "node_ran": _node_ran,
+             "grad_summed": _grad_summed, "saved_released": _saved_released,
+             "dependencies": _dependencies}
+
+    def _nid(self, node):
+        try:
+            nid = node._uid
+        except AttributeError:
+            return self.node(node)
+        return nid if nid in self.structures else self.node(node)
 
     def stop(self, reason):
         """Stop recording for good: detach, warn, and end the events with ``truncated``."""
@@ -139,9 +211,9 @@ class EventCollector:
             cid = node_id(current)
             if cid in self.structures:
                 continue
-            self.structures[cid] = _structure(current)
+            self.structures[cid] = structure_of(current)
             self.node_refs[cid] = weakref.ref(current)
-            if isinstance(current, AccumulateGrad):
+            if type(current) is AccumulateGrad:
                 self.tensor(current.variable)
             stack.extend(n for n, _ in current.next_functions if n is not None)
         return nid
@@ -160,17 +232,6 @@ class EventCollector:
             buffer[root._output_nr if root.grad_fn is not None else 0] = event["grads"][0]
         event["buffer"] = buffer
 
-    def _extra_dependencies(self, event, fields):
-        grads = {}
-        for node in fields["counts"]:
-            if isinstance(node, AccumulateGrad):
-                grads[self.tensor(node.variable)] = self.values.add(node.variable._grad)
-            for ref in (node._retained or {}).values():
-                tensor = ref()
-                if tensor is not None:
-                    grads[self.tensor(tensor)] = self.values.add(tensor._grad)
-        event["tensor_grads"] = grads
-
     def _extra_tensor_hook(self, event, fields):
         if event["tensor"] is None:
             refs = fields["node"]._output_refs
@@ -178,33 +239,40 @@ class EventCollector:
             tensor = ref() if ref is not None else None
             event["tensor"] = None if tensor is None else self.tensor(tensor)
 
-    def _extra_saved_released(self, event, fields):
-        self.released[event["node"]] = list(event["names"])
-
     def _extra_error(self, event, fields):
         event["message"] = str(fields["message"])
 
 
-def _structure(node):
-    """A node's structure as plain data: node_structure plus its outgoing edges."""
-    info = node_structure(node)
-    nid = info["id"]
+def structure_of(node):
+    """What never changes about a node, kept in case it dies before the recording ends.
+
+    A plain tuple ``(info, next, saved_names)`` (so that the garbage collector soon stops
+    watching it): ``info`` is ``node_structure(node)`` and ``next`` the ``(target id,
+    input_nr)`` of each edge.
+    """
+    return (node_structure(node),
+            tuple([(None if child is None else node_id(child), input_nr)
+                   for child, input_nr in node.next_functions]),
+            tuple(node._saved_names()) if node._saved else ())
+
+
+def structure_edges(structure):
+    """The edges and constant stubs of a node no longer alive, as in a snapshot."""
+    info, next_, _ = structure
+    nid, variable = info["id"], info["variable"]
     edges, constants = [], []
-    for position, (child, input_nr) in enumerate(node.next_functions):
-        if child is None:
-            cid = constant_id(node, position)
+    for position, (target, input_nr) in enumerate(next_):
+        if target is None:
+            cid = constant_id(nid, position)
             constants.append({"id": cid, "node": nid, "position": position, "tensor": None,
                               "name": None})
-            edges.append({"id": edge_id(node, "constant", position), "kind": "constant",
+            edges.append({"id": edge_id(nid, "constant", position), "kind": "constant",
                           "source": nid, "target": cid, "position": position,
                           "input_nr": None})
         else:
-            edges.append({"id": edge_id(node, "next", position), "kind": "next",
-                          "source": nid, "target": node_id(child), "position": position,
-                          "input_nr": input_nr})
-    if isinstance(node, AccumulateGrad):
-        edges.append({"id": edge_id(node, "variable", 0), "kind": "variable", "source": nid,
-                      "target": info["variable"], "position": None, "input_nr": None})
-    info["edges"], info["constants"] = edges, constants
-    info["saved_names"] = list(node._saved_names()) if node._saved else []
-    return info
+            edges.append({"id": edge_id(nid, "next", position), "kind": "next", "source": nid,
+                          "target": target, "position": position, "input_nr": input_nr})
+    if variable is not None:
+        edges.append({"id": edge_id(nid, "variable"), "kind": "variable", "source": nid,
+                      "target": variable, "position": None, "input_nr": None})
+    return edges, constants

@@ -1,8 +1,10 @@
-"""Stable ids for the objects of a graph: ``t3`` (tensor), ``n4`` (node), ``c2``, ``e5``.
+"""Stable ids for the objects of a graph: ``t3`` (tensor), ``n4`` (node), ``c4_1``, ``e4_0``.
 
-An object gets its id the first time a snapshot or a recording sees it and keeps it for life:
-the number is stored on the object itself (a tensor's ``_uid`` slot, attributes on a node), so
-two snapshots of the same graph taken at different moments agree. Ids never contain ``id()``.
+A tensor or a node gets its id the first time a snapshot or a recording sees it and keeps it
+for life: the id is stored on the object itself (a tensor's ``_uid`` slot, a node's ``_uid``
+attribute), so two snapshots of the same graph taken at different moments agree. Constant
+stubs and edges are named after the node they leave, so they are stable too. Ids never
+contain ``id()``.
 """
 
 import itertools
@@ -16,33 +18,30 @@ def tensor_id(tensor):
     """``"t<k>"``, the same every time for the same tensor."""
     uid = tensor._uid
     if uid is None:
-        uid = tensor._uid = next(_counter)
-    return f"t{uid}"
+        uid = tensor._uid = f"t{next(_counter)}"
+    return uid
 
 
 def node_id(node):
     """``"n<k>"``, the same every time for the same node."""
-    uid = node.__dict__.get("_uid")
-    if uid is None:
-        uid = node.__dict__["_uid"] = next(_counter)
-    return f"n{uid}"
+    try:
+        return node._uid
+    except AttributeError:  # (a Node subclass's __getattr__ raises for a missing _uid)
+        uid = node._uid = f"n{next(_counter)}"
+        return uid
 
 
-def _keyed(node, attribute, key, prefix):
-    table = node.__dict__.get(attribute)
-    if table is None:
-        table = node.__dict__[attribute] = {}
-    uid = table.get(key)
-    if uid is None:
-        uid = table[key] = next(_counter)
-    return f"{prefix}{uid}"
+def constant_id(nid, position):
+    """``"c<k>_<position>"``: the stub for the ``(None, 0)`` entry ``position`` of node
+    ``n<k>``'s ``next_functions``."""
+    return f"c{nid[1:]}_{position}"
 
 
-def constant_id(node, position):
-    """``"c<k>"``: the stub for the ``(None, 0)`` entry ``position`` of ``node.next_functions``."""
-    return _keyed(node, "_constant_uids", position, "c")
-
-
-def edge_id(node, kind, number):
-    """``"e<k>"``: the edge of ``kind`` leaving ``node`` at ``number`` (position or output)."""
-    return _keyed(node, "_edge_uids", (kind, number), "e")
+def edge_id(nid, kind, number=0):
+    """The id of an edge leaving node ``n<k>``: ``e<k>_<position>`` (``next`` and
+    ``constant`` edges), ``e<k>_v`` (``variable``), ``e<k>_o<output_nr>`` (``output``)."""
+    if kind == "variable":
+        return f"e{nid[1:]}_v"
+    if kind == "output":
+        return f"e{nid[1:]}_o{number}"
+    return f"e{nid[1:]}_{number}"

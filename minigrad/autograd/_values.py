@@ -18,7 +18,7 @@ from types import MappingProxyType
 import numpy as np
 
 __all__ = ["FULL_LIMIT", "value_of", "ValueTable", "value_to_array", "format_value",
-           "callable_name", "freeze", "thaw"]
+           "callable_name", "freeze", "thaw", "canonical"]
 
 FULL_LIMIT = 64  # tensors with at most this many elements are stored in full
 
@@ -44,6 +44,19 @@ def _summary(array):
                 "norm": _number(float(np.sqrt(np.sum(np.square(values, dtype=np.float64)))))}
 
 
+_DTYPE_NAMES = {}
+
+
+def _finite(data, array):
+    """Whether every number of a small float array is finite (cheap for scalars and vectors)."""
+    if array.ndim == 0:
+        return math.isfinite(data)
+    if array.ndim == 1:
+        total = sum(data)  # inf or nan if any element is; a finite overflow is re-checked
+        return math.isfinite(total) or bool(np.isfinite(array).all())
+    return bool(np.isfinite(array).all())
+
+
 def value_of(array, full_limit=FULL_LIMIT):
     """The Value (plain data) of an ndarray or a tensor.
 
@@ -52,20 +65,24 @@ def value_of(array, full_limit=FULL_LIMIT):
         {'shape': [2], 'dtype': 'float32', 'data': [2.0, 4.0]}
     """
     array = getattr(array, "_data", array)
-    value = {"shape": list(array.shape), "dtype": array.dtype.name}
+    dtype = array.dtype
+    name = _DTYPE_NAMES.get(dtype)
+    if name is None:
+        name = _DTYPE_NAMES[dtype] = dtype.name
     if array.size <= full_limit:
         data = array.tolist()
-        value["data"] = _json_safe(data) if array.dtype.kind == "f" else data
-    else:
-        value["summary"] = _summary(array)
-    return value
+        if dtype.kind == "f" and not _finite(data, array):
+            data = _json_safe(data)
+        return {"shape": list(array.shape), "dtype": name, "data": data}
+    return {"shape": list(array.shape), "dtype": name, "summary": _summary(array)}
 
 
 class ValueTable:
     """Stores each distinct Value once; ``add(array)`` returns its index in ``values``.
 
     Small arrays are deduplicated by content (dtype, shape and bytes), large ones by their
-    summary, so a gradient that flows unchanged through ten events is stored once.
+    summary, so a gradient that flows unchanged through ten events is stored once. The
+    Values are ``canonical`` (tuples, not lists).
     """
 
     def __init__(self, full_limit=FULL_LIMIT):
@@ -80,12 +97,17 @@ class ValueTable:
             return None
         array = getattr(tensor, "_data", tensor)
         if array.size <= self.full_limit:
-            key = (array.dtype.str, array.shape, array.tobytes())
+            key = (array.dtype, array.shape, array.tobytes())
             ref = self._index.get(key)
             if ref is None:
-                ref = self._store(key, value_of(array, self.full_limit), 80 + 32 * array.size)
+                value = value_of(array, self.full_limit)
+                value["shape"] = tuple(value["shape"])
+                data = value["data"]
+                if type(data) is list:
+                    value["data"] = tuple(data) if array.ndim == 1 else canonical(data)
+                ref = self._store(key, value, 80 + 32 * array.size)
             return ref
-        value = value_of(array, self.full_limit)
+        value = canonical(value_of(array, self.full_limit))
         key = (value["dtype"], array.shape, tuple(value["summary"].values()))
         ref = self._index.get(key)
         return self._store(key, value, 200) if ref is None else ref
@@ -152,6 +174,19 @@ def freeze(data):
         return MappingProxyType({k: freeze(v) for k, v in data.items()})
     if isinstance(data, (list, tuple)):
         return tuple(freeze(v) for v in data)
+    return data
+
+
+def canonical(data):
+    """The same plain data with every list turned into a tuple (dicts stay dicts).
+
+    Recordings keep their events and Values in this form: equal data compares equal whether
+    it was recorded or read back from JSON.
+    """
+    if isinstance(data, dict):
+        return {k: canonical(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return tuple(canonical(v) for v in data)
     return data
 
 

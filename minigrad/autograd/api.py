@@ -118,6 +118,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if not only_inputs:
+        warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
+                      "To accumulate gradient for other parts of the graph, please use "
+                      "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
     grads = _make_grads(outputs, grads)
     if retain_graph is None:

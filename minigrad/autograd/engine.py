@@ -9,6 +9,8 @@
    becomes ready.
 4. Free the saved tensors of each node after it ran, unless ``retain_graph``.
 
+With ``inputs``, nodes that lead to none of them are never queued (PyTorch's ``exec_info``).
+If anything raises, every ``.grad`` the pass wrote is restored before the error propagates.
 Every step is reported to the observers of ``minigrad.autograd.observe``.
 """
 

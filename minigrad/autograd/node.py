@@ -238,7 +238,7 @@ class AccumulateGrad(Node):
         (grad,) = grad_outputs
         variable = self.variable
         notify = observe.emit if observe.observers else None
-        if grad is not None:
+        if grad is not None and variable._requires_grad:
             before = variable._grad
             if notify and before is not None:
                 before = before.detach().clone()

@@ -11,9 +11,9 @@ import json
 import sys
 
 from minigrad.autograd._captions import Captioner
-from minigrad.autograd._events import EventCollector, RecordingTruncated
+from minigrad.autograd._events import EventCollector, RecordingTruncated, structure_edges
 from minigrad.autograd._replay import Replayer
-from minigrad.autograd._values import FULL_LIMIT, freeze, thaw
+from minigrad.autograd._values import FULL_LIMIT, canonical, freeze, thaw
 from minigrad.autograd.snapshot import GraphBuilder, Snapshot
 
 __all__ = ["record", "Recording", "RecordingTruncated", "FORMAT"]
@@ -54,20 +54,34 @@ class Recording:
     Attributes:
         snapshot: a ``Snapshot`` of every tensor and node the events mention (nodes that died
             before the block ended are kept with ``"alive": false``).
-        events: the events, in the order the engine emitted them (read-only plain data).
-        values: the Value table that events refer to by index.
         truncated: whether a cap stopped the recording early.
+        limits: the ``full_limit``, ``max_events`` and ``max_bytes`` it was recorded with.
     """
 
     def __init__(self, data=None, *, _collector=None, _names=None):
         self._collector, self._names = _collector, _names
         self._replayer = None
         self.snapshot = None
-        self.events = self.values = ()
+        self._events, self._values = [], []          # plain data, never handed out
+        self._frozen_events = self._frozen_values = None
         self.truncated = False
         self.limits = {}
         if data is not None:
             self._load(data)
+
+    @property
+    def events(self):
+        """The events, in the order the engine emitted them (read-only plain data)."""
+        if self._frozen_events is None:
+            self._frozen_events = freeze(self._events)
+        return self._frozen_events
+
+    @property
+    def values(self):
+        """The Value table that events refer to by index (read-only)."""
+        if self._frozen_values is None:
+            self._frozen_values = freeze(self._values)
+        return self._frozen_values
 
     # ----------------------------------------------------------------- recording
     def __enter__(self):
@@ -82,7 +96,7 @@ class Recording:
         names = self._names
         if names is None:
             names = sys._getframe(1).f_locals
-        snap = _final_snapshot(collector, names)
+        snap = Snapshot(_final_snapshot(collector, names))
         self._load({"format": FORMAT, "snapshot": snap, "events": collector.events,
                     "values": collector.values.values, "truncated": collector.truncated,
                     "limits": {"full_limit": collector.values.full_limit,
@@ -94,8 +108,8 @@ class Recording:
         snapshot = data["snapshot"]
         self.snapshot = snapshot if isinstance(snapshot, Snapshot) else \
             Snapshot.from_dict(snapshot)
-        self.events = freeze(data["events"])
-        self.values = freeze(data["values"])
+        self._events, self._values = list(data["events"]), list(data["values"])
+        self._frozen_events = self._frozen_values = None
         self.truncated = bool(data.get("truncated", False))
         self.limits = dict(data.get("limits", {}))
         self._replayer = None
@@ -105,19 +119,20 @@ class Recording:
             if self._collector is not None:
                 raise RuntimeError("the recording is still running: read it after the "
                                    "`with record()` block")
-            edges = _edges_by_node(self.snapshot)
-            values = thaw(self.values)  # frames share these plain Values: read-only
-            captioner = Captioner(self.events, values, self.snapshot, edges)
+            plain = self.snapshot._plain
+            edges = _edges_by_node(plain)
+            values = self._values  # frames share these plain Values: read-only
+            captioner = Captioner(self._events, values, self.snapshot._index(), edges)
             structure = {n["id"]: (n["num_inputs"], edges.get(n["id"], []))
-                         for n in self.snapshot.nodes}
+                         for n in plain["nodes"]}
             self._replayer = Replayer(
-                self.events, structure, lambda ref: None if ref is None else values[ref],
+                self._events, structure, lambda ref: None if ref is None else values[ref],
                 captioner)
         return self._replayer
 
     # ----------------------------------------------------------------- reading
     def __len__(self):
-        return len(self.events)
+        return len(self._events)
 
     def state_at(self, i):
         """The state of the graph after event ``i`` (negative ``i`` counts from the end).
@@ -135,17 +150,17 @@ class Recording:
 
     def caption(self, i):
         """The one-sentence description of event ``i``."""
-        return self._ready().caption(i % len(self.events))
+        return self._ready().caption(i % len(self._events))
 
     def frames(self):
         """Every state, in order (``state_at(0)``, ``state_at(1)``, …)."""
-        return (self.state_at(i) for i in range(len(self.events)))
+        return (self.state_at(i) for i in range(len(self._events)))
 
     @property
     def passes(self):
         """One entry per backward pass: ``{"pass", "api", "start", "end", "error"}``."""
         result = {}
-        for event in self.events:
+        for event in self._events:
             number = event["pass"]
             if event["kind"] == "backward_started":
                 result[number] = {"pass": number, "api": event["api"], "start": event["i"],
@@ -160,7 +175,7 @@ class Recording:
     def to_dict(self):
         self._ready()
         return {"format": FORMAT, "snapshot": self.snapshot.to_dict(),
-                "events": thaw(self.events), "values": thaw(self.values),
+                "events": thaw(self._events), "values": thaw(self._values),
                 "truncated": self.truncated, "limits": dict(self.limits)}
 
     def to_json(self, indent=None):
@@ -170,7 +185,7 @@ class Recording:
     def from_dict(cls, data):
         if data.get("format") != FORMAT:
             raise ValueError(f"not a minigrad recording (format {data.get('format')!r})")
-        return cls(data)
+        return cls(canonical(data))
 
     @classmethod
     def from_json(cls, text):
@@ -184,14 +199,14 @@ class Recording:
     def __repr__(self):
         if self._collector is not None:
             return f"<Recording: running, {len(self._collector.events)} events so far>"
-        return f"<Recording: {len(self.events)} events, {len(self.passes)} backward passes" \
+        return f"<Recording: {len(self._events)} events, {len(self.passes)} backward passes" \
                f"{', truncated' if self.truncated else ''}>"
 
 
 def _edges_by_node(snapshot):
     """node id -> [(target node id or None for a constant, input_nr)] in next_functions order."""
     edges = {}
-    for edge in snapshot.edges:
+    for edge in snapshot["edges"]:
         if edge["kind"] in ("next", "constant"):
             target = edge["target"] if edge["kind"] == "next" else None
             edges.setdefault(edge["source"], []).append((edge["position"], target,
@@ -222,14 +237,15 @@ def _final_snapshot(collector, names):
 
 def _add_ghost(builder, structure, released):
     """Describe a node that died before the recording ended, from what was seen of it."""
-    info = {k: v for k, v in structure.items() if k not in ("edges", "constants", "saved_names")}
+    info = dict(structure[0])
     info.update({
         "label": None, "alive": False, "outputs": [], "module": None,
         "saved": [{"name": name, "tensor": None, "version": None, "released": name in released,
                    "modified": False, "is_output": False, "packed": False, "value": None}
-                  for name in structure["saved_names"]],
+                  for name in structure[2]],
         "pre_hooks": [], "post_hooks": [], "tensor_hooks": [], "retained": [], "metadata": {},
     })
     builder.nodes[info["id"]] = [None, info]
-    builder.edges.extend(dict(e) for e in structure["edges"])
-    builder.constants.extend(dict(c) for c in structure["constants"])
+    edges, constants = structure_edges(structure)
+    builder.edges.extend(edges)
+    builder.constants.extend(constants)

@@ -66,12 +66,28 @@ class Snapshot:
         True
     """
 
-    __slots__ = ("_data", "_by_id")
+    __slots__ = ("_plain", "_frozen", "_by_id", "_plain_by_id")
 
     def __init__(self, data):
-        self._data = freeze(data)
-        self._by_id = {item["id"]: item for key in ("tensors", "nodes", "constants", "edges")
-                       for item in self._data[key]}
+        self._plain = data            # private plain data, never handed out
+        self._frozen = self._by_id = self._plain_by_id = None
+
+    @property
+    def _data(self):
+        if self._frozen is None:
+            self._frozen = freeze(self._plain)
+            self._by_id = {item["id"]: item
+                           for key in ("tensors", "nodes", "constants", "edges")
+                           for item in self._frozen[key]}
+        return self._frozen
+
+    def _index(self):
+        """id -> plain item (for minigrad's own readers, which do not modify it)."""
+        if self._plain_by_id is None:
+            self._plain_by_id = {item["id"]: item
+                                 for key in ("tensors", "nodes", "constants", "edges")
+                                 for item in self._plain[key]}
+        return self._plain_by_id
 
     format = property(lambda self: self._data["format"])
     roots = property(lambda self: self._data["roots"])
@@ -82,16 +98,18 @@ class Snapshot:
 
     def __getitem__(self, id_):
         """The tensor, node, constant or edge with this id."""
+        if self._by_id is None:
+            self._data  # noqa: B018 - freezes and indexes
         return self._by_id[id_]
 
     def __contains__(self, id_):
-        return id_ in self._by_id
+        return id_ in self._index()
 
     def tensor(self, id_):
-        return self._by_id[id_]
+        return self[id_]
 
     def node(self, id_):
-        return self._by_id[id_]
+        return self[id_]
 
     def named(self, name):
         """The TensorInfo whose display name is ``name``."""
@@ -102,7 +120,7 @@ class Snapshot:
 
     def to_dict(self):
         """A plain (JSON-ready) copy."""
-        return thaw(self._data)
+        return thaw(self._plain)
 
     def to_json(self, indent=None):
         return json.dumps(self.to_dict(), indent=indent)
@@ -111,19 +129,19 @@ class Snapshot:
     def from_dict(cls, data):
         if data.get("format") != FORMAT:
             raise ValueError(f"not a minigrad snapshot (format {data.get('format')!r})")
-        return cls(data)
+        return cls(thaw(data))
 
     @classmethod
     def from_json(cls, text):
         return cls.from_dict(json.loads(text))
 
     def __eq__(self, other):
-        return isinstance(other, Snapshot) and self._data == other._data
+        return isinstance(other, Snapshot) and self._plain == other._plain
 
     __hash__ = None
 
     def __repr__(self):
-        counts = ", ".join(f"{len(self._data[k])} {k}" for k in ("tensors", "nodes", "constants"))
+        counts = ", ".join(f"{len(self._plain[k])} {k}" for k in ("tensors", "nodes", "constants"))
         return f"<Snapshot: {counts}>"
 
 
@@ -195,7 +213,7 @@ class GraphBuilder:
                 if child is None:
                     ref = inputs[position] if position < len(inputs) else None
                     tensor = ref() if ref is not None else None
-                    cid = constant_id(node, position)
+                    cid = constant_id(nid, position)
                     self.constants.append({
                         "id": cid, "node": nid, "position": position,
                         "tensor": None if tensor is None else self.add_tensor(tensor)})
@@ -206,7 +224,7 @@ class GraphBuilder:
             stack.extend(child for child, _ in reversed(node.next_functions) if child is not None)
 
     def _edge(self, node, kind, number, source, target, position, input_nr):
-        self.edges.append({"id": edge_id(node, kind, number), "kind": kind, "source": source,
+        self.edges.append({"id": edge_id(source, kind, number), "kind": kind, "source": source,
                            "target": target, "position": position, "input_nr": input_nr})
 
     # ----------------------------------------------------------------- describing
@@ -254,7 +272,7 @@ class GraphBuilder:
             "output_nr": t._output_nr,
             "accumulator": None if accumulator is None else node_id(accumulator),
             "hooks": hooks, "post_accumulate_hooks": _hooks(t._post_acc_hooks),
-            "module": t.__dict__.get("_module_path"),
+            "module": getattr(t, "_module_path", None),
         }
 
     def _node_info(self, node):
@@ -263,8 +281,8 @@ class GraphBuilder:
         info.update({
             "label": None, "alive": True,
             "outputs": [tensor_id(t) for t in outputs],
-            "module": next((t.__dict__["_module_path"] for t in outputs
-                            if "_module_path" in t.__dict__), None),
+            "module": next((t._module_path for t in outputs
+                            if getattr(t, "_module_path", None) is not None), None),
             "saved": self._saved_info(node),
             "pre_hooks": _hooks(node._pre_hooks), "post_hooks": _hooks(node._post_hooks),
             "tensor_hooks": [{"index": i, "name": callable_name(h)}
@@ -286,9 +304,7 @@ class GraphBuilder:
                 continue
             tensor = saved.tensor if not saved.is_output else (
                 saved.weak() if saved.weak is not None else None)
-            tid = None
-            if tensor is not None and tensor._uid is not None:
-                tid = tensor_id(tensor) if f"t{tensor._uid}" in self.tensors else None
+            tid = tensor._uid if tensor is not None and tensor._uid in self.tensors else None
             data = saved.tensor._data if saved.tensor is not None else saved.data
             result.append({
                 "name": name, "tensor": tid, "version": saved.version,

@@ -141,6 +141,9 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa
             raise ValueError("Expected more than 1 value per channel when training, got input "
                              f"size {input.shape}")
     channels, dtype = input.shape[1], input._data.dtype
+    for name, t in (("running_mean", running_mean), ("weight", weight)):
+        if t is not None and t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
     if weight is None:
         weight = Tensor._make(np.ones(channels, dtype))
     if bias is None:

@@ -1,0 +1,150 @@
+"""What observation costs: backward of a 10,000-node graph, four ways.
+
+1. ``stripped``  — the engine with every observer site removed (its source, minus the
+   ``if notify ...:`` statements, compiled at start-up): the cost of backward alone.
+2. ``idle``      — the real engine, no observer attached: what every user pays for the
+   observer machinery being there (goal: at most 1.03 × stripped).
+3. ``no-op``     — an observer that ignores events: the cost of building the events.
+4. ``recording`` — inside ``record()`` (goal: at most 2 × idle); also with the final
+   snapshot that ``record()`` takes when its block ends.
+
+Then the stepper's side: ``Recording.state_at`` at random frames of a 1,000-node graph.
+
+Run: ``python benchmarks/bench_observe.py`` (plain script, not a test; takes about a minute).
+"""
+
+import ast
+import gc
+import inspect
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+import minigrad  # noqa: E402
+from minigrad.autograd import engine, observe  # noqa: E402
+from minigrad.autograd.graph import record  # noqa: E402
+
+NODES = 10_000
+REPEATS = 5
+
+
+def build(n_nodes=NODES):
+    """A chain ``y = y * w + x`` (two nodes per step) whose leaves have a large fan-in."""
+    x = minigrad.tensor([0.5, -1.0, 2.0, 0.25], requires_grad=True)
+    w = minigrad.tensor([0.999, 1.001, 0.998, 1.0], requires_grad=True)
+    y = x
+    for _ in range(n_nodes // 2 - 1):
+        y = y * w + x
+    return y.sum(), (x, w)
+
+
+class _StripObservers(ast.NodeTransformer):
+    """Remove ``if notify...:`` statements (those without ``else``) from the engine."""
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        mentions = any(isinstance(n, ast.Name) and n.id == "notify" for n in ast.walk(node.test))
+        return None if mentions and not node.orelse else node
+
+    def generic_visit(self, node):
+        super().generic_visit(node)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and field == "body" and not block:
+                block.append(ast.Pass())
+        return node
+
+
+def stripped_execute():
+    tree = _StripObservers().visit(ast.parse(inspect.getsource(engine)))
+    ast.fix_missing_locations(tree)
+    module = types.ModuleType("minigrad.autograd._engine_without_observers")
+    exec(compile(tree, "<engine without observers>", "exec"), module.__dict__)
+    return module.execute
+
+
+MODES = ("stripped", "idle", "no-op", "recording", "recording+snapshot")
+
+
+def time_backward(mode, stripped):
+    """Seconds for one backward of a fresh graph in ``mode``."""
+    loss, leaves = build()
+    original = engine.execute
+    noop = lambda kind, **fields: None  # noqa: E731
+    if mode == "stripped":
+        engine.execute = stripped
+    elif mode == "no-op":
+        observe.add_observer(noop)
+    gc.collect()
+    try:
+        if mode.startswith("recording"):
+            with record(names={}) as rec:
+                start = time.perf_counter()
+                loss.backward()
+                middle = time.perf_counter()
+            end = time.perf_counter()
+            assert rec.state_at(-1)["finished"]
+            return (middle if mode == "recording" else end) - start
+        start = time.perf_counter()
+        loss.backward()
+        return time.perf_counter() - start
+    finally:
+        engine.execute = original
+        if noop in observe.observers:
+            observe.remove_observer(noop)
+
+
+def time_modes(stripped):
+    """Median seconds per mode; the modes take turns, so that drift hits them all alike."""
+    times = {mode: [] for mode in MODES}
+    for _ in range(REPEATS):
+        for mode in MODES:
+            times[mode].append(time_backward(mode, stripped))
+    return {mode: statistics.median(t) for mode, t in times.items()}
+
+
+def time_frames(n_nodes=1_000, samples=200):
+    loss, leaves = build(n_nodes)
+    with record(names={}) as rec:
+        loss.backward()
+    start = time.perf_counter()
+    rec.state_at(0)  # builds the checkpoints
+    first = time.perf_counter() - start
+    rng = np.random.default_rng(0)
+    times = []
+    for i in rng.integers(0, len(rec), samples):
+        start = time.perf_counter()
+        rec.state_at(int(i))
+        times.append(time.perf_counter() - start)
+    start = time.perf_counter()
+    for i in range(len(rec)):
+        rec.state_at(i)
+    sequential = (time.perf_counter() - start) / len(rec)
+    return len(rec), first, statistics.median(times), max(times), sequential
+
+
+def main():
+    stripped = stripped_execute()
+    print(f"backward of a {NODES:,}-node graph, median of {REPEATS} runs")
+    results = time_modes(stripped)
+    base, idle = results["stripped"], results["idle"]
+    for mode, seconds in results.items():
+        print(f"  {mode:<20} {seconds * 1000:8.1f} ms   {seconds / base:5.2f} x stripped   "
+              f"{seconds / idle:5.2f} x idle")
+    print(f"goals: idle <= 1.03 x stripped: {idle / base:.3f}; "
+          f"recording <= 2 x idle: {results['recording'] / idle:.2f} "
+          f"(with the final snapshot {results['recording+snapshot'] / idle:.2f})")
+    events, first, median, worst, sequential = time_frames()
+    print(f"state_at on a 1,000-node graph ({events:,} events): first call {first * 1000:.0f} ms "
+          f"(checkpoints), random frame median {median * 1000:.2f} ms, worst "
+          f"{worst * 1000:.2f} ms, sequential {sequential * 1000:.3f} ms per frame")
+
+
+if __name__ == "__main__":
+    main()

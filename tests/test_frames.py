@@ -1,0 +1,184 @@
+"""viz.frames: a recording → per-element timelines, captions, panels and granularities."""
+
+import json
+
+import pytest
+
+import minigrad as torch
+from minigrad.autograd.graph import record
+from viz.frames import build_frames, event_at, value_text
+from viz.still import value_at
+
+
+def looks(data, event):
+    """{element id: classes} at ``event``, without the empty ones."""
+    found = {k: value_at(t, event) for k, t in data["classes"].items()}
+    return {k: v for k, v in found.items() if v}
+
+
+def notes(data, event):
+    found = {k: value_at(t, event) for k, t in data["notes"].items()}
+    return {k: v for k, v in found.items() if v}
+
+
+def mul_sum():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    loss = (x * w).sum()
+    with record() as rec:
+        loss.backward()
+    return rec, rec.snapshot
+
+
+def first(rec, kind, **fields):
+    for event in rec.events:
+        if event["kind"] == kind and all(event.get(k) == v for k, v in fields.items()):
+            return event["i"]
+    raise LookupError(kind)
+
+
+def test_value_text_prints_like_pytorch():
+    assert value_text({"shape": [2], "dtype": "float32", "data": [6.0, 8.0]}) == "[6., 8.]"
+    assert value_text({"shape": [], "dtype": "float32", "data": 1.0}) == "1."
+    assert value_text({"shape": [2], "dtype": "float32", "data": [0.5, 1.25]}) == \
+        "[0.5000, 1.2500]"
+    assert value_text({"shape": [2], "dtype": "int64", "data": [1, 2]}) == "[1, 2]"
+    assert value_text({"shape": [1], "dtype": "float32", "data": ["nan"]}) == "[nan]"
+    assert value_text({"shape": [2, 2], "dtype": "float32", "data": [[1.0, 2.0], [3.0, 4.0]]}) \
+        == "[[1., 2.], [3., 4.]]"
+    big = {"shape": [100, 100], "dtype": "float32",
+           "summary": {"min": 0, "max": 1, "mean": 0.5, "norm": 57.7}}
+    assert value_text(big) == "(100×100) mean 0.5, norm 57.7"
+
+
+def test_one_entry_per_event_and_json_ready():
+    rec, _ = mul_sum()
+    data = build_frames(rec)
+    assert data["count"] == len(rec.events) == len(data["captions"]) == len(data["panels"])
+    assert data["captions"] == [rec.caption(i) for i in range(len(rec.events))]
+    assert json.loads(json.dumps(data)) == data
+
+
+def test_running_node_waiting_counts_and_done_nodes_follow_the_states():
+    rec, _ = mul_sum()
+    data = build_frames(rec)
+    for i in range(len(rec.events)):
+        state, now = rec.state_at(i), looks(data, i)
+        running = {k for k, v in now.items() if "running" in v.split()}
+        assert running == ({state["node"]} if state["node"] and not state["finished"] else set())
+        done = {k for k, v in now.items() if "done" in v.split()}
+        assert done == set(state["ran"]) - running
+        waiting = {k for k, v in now.items() if "waiting" in v.split()}
+        assert waiting == {n for n, c in state["pending"].items()
+                           if c and n not in state["ready"]} - running - done
+        for k, nid in enumerate(state["ready"], 1):
+            if nid not in running:
+                assert f"#{k} in queue" in notes(data, i)[nid]
+
+
+def test_edges_carry_the_gradient_sent_along_them():
+    rec, snap = mul_sum()
+    data = build_frames(rec)
+    mul = next(n["id"] for n in snap.nodes if n["name"] == "MulBackward0")
+    ran = first(rec, "node_ran", node=mul)
+    out = [e for e in snap.edges if e["source"] == mul and e["kind"] == "next"]
+    texts = notes(data, ran)
+    assert [texts[e["id"]] for e in out] == ["flow\t[3., 4.]", "flow\t[1., 2.]"]
+    assert all("flow" in looks(data, ran)[e["id"]] for e in out)
+    assert all("sent" in looks(data, len(rec.events) - 1)[e["id"]] for e in out)
+
+
+def test_accumulate_grad_shows_before_and_after_across_two_backward_calls():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * 3).sum()
+    with record() as rec:
+        loss.backward(retain_graph=True)
+        loss.backward()
+    data = build_frames(rec)
+    tid = rec.snapshot.named("x")["id"]
+    accumulated = [e["i"] for e in rec.events if e["kind"] == "grad_accumulated"]
+    assert len(accumulated) == 2
+    assert notes(data, accumulated[0])[tid] == "gradnew\t.grad None → [3., 3.]"
+    assert notes(data, accumulated[1])[tid] == "gradnew\t.grad [3., 3.] → [6., 6.]"
+    assert "gradnew" in looks(data, accumulated[1])[tid]
+    assert notes(data, len(rec.events) - 1)[tid] == "grad\t.grad = [6., 6.]"
+
+
+def test_hooks_flash_with_grad_in_and_out():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+
+    def double(grad):
+        return grad * 2
+    y.register_hook(double)
+    loss = y.sum()
+    with record() as rec:
+        loss.backward()
+    data = build_frames(rec)
+    fired = first(rec, "tensor_hook")
+    tid = rec.snapshot.named("y")["id"]
+    assert "hookfire" in looks(data, fired)[tid]
+    assert "hook double: [1., 1.] → [2., 2.]" in notes(data, fired)[tid]
+    assert data["sequences"]["hooks"][1] == fired
+
+
+def test_fan_in_shows_the_sum():
+    a = torch.tensor([2.0, 3.0], requires_grad=True)
+    d = (a * a + a).sum()
+    with record() as rec:
+        d.backward()
+    data = build_frames(rec)
+    summed = first(rec, "grad_summed")
+    node = rec.events[summed]["node"]
+    assert "summing" in looks(data, summed)[node]
+    assert "fan-in:" in notes(data, summed)[node]
+    assert any(row[0] == "fan-in" for row in (data["panel_rows"][k]
+                                               for k in data["panels"][summed]))
+
+
+def test_error_is_pinned_to_the_node_that_raised_it():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    loss.backward()
+    with pytest.raises(RuntimeError), record() as rec:
+        loss.backward()
+    data = build_frames(rec)
+    error = first(rec, "error")
+    node = rec.events[error]["node"]
+    assert looks(data, error)[node] == "error"
+    assert notes(data, error)[node].startswith("error\tRuntimeError: Trying to backward")
+    assert data["sequences"]["node"][-1] == error
+
+
+def test_released_saved_tensors_and_forward_frames():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with record() as rec:
+        y = (x * x).sum()
+        y.backward()
+    data = build_frames(rec)
+    mul = next(n["id"] for n in rec.snapshot.nodes if n["name"] == "MulBackward0")
+    assert looks(data, 0) .get(mul, "") == "born"
+    sum_node = next(n["id"] for n in rec.snapshot.nodes if n["name"] == "SumBackward0")
+    assert looks(data, 0)[sum_node] == "future"
+    released = first(rec, "saved_released", node=mul)
+    assert "released" in looks(data, released)[f"{mul}-s0"]
+    assert looks(data, released - 1).get(f"{mul}-s0", "") == ""
+
+
+def test_granularities_pick_frames():
+    rec, _ = mul_sum()
+    data = build_frames(rec)
+    kinds = [e["kind"] for e in rec.events]
+    node = data["sequences"]["node"]
+    assert [kinds[i] for i in node] == ["backward_started"] + ["node_ran"] * 4 + \
+        ["backward_finished"]
+    assert event_at(data, "node", 2) == node[2]
+    assert event_at(data, "node", 99) == node[-1]
+    assert event_at(data, "event", 3) == 3
+    assert data["sequences"]["hooks"] == [0, len(kinds) - 1]
+
+
+def test_drawn_limits_the_elements():
+    rec, snap = mul_sum()
+    data = build_frames(rec, drawn={n["id"] for n in snap.nodes})
+    assert set(data["classes"]) <= {n["id"] for n in snap.nodes}

@@ -1,0 +1,289 @@
+"""Grad modes as context managers, decorators and plain calls: each scenario runs with minigrad
+and with torch and must observe the same modes and flags."""
+
+import warnings
+
+import pytest
+
+import minigrad
+
+
+def modes(m):
+    return m.is_grad_enabled(), m.is_inference_mode_enabled()
+
+
+def flags(t):
+    return t.requires_grad, t.is_leaf, t.grad_fn is None
+
+
+# Each scenario takes the library and returns what it observed.
+def no_grad_block(m):
+    x = m.ones(2, requires_grad=True)
+    with m.no_grad():
+        inside = modes(m)
+        y = x * 2
+    return inside, modes(m), flags(y)
+
+
+def enable_grad_inside_no_grad(m):
+    x = m.ones(2, requires_grad=True)
+    with m.no_grad():
+        with m.enable_grad():
+            inner = modes(m), flags(x * 2)
+        after_inner = modes(m)
+    return inner, after_inner, modes(m)
+
+
+def set_grad_enabled_call(m):
+    result = [modes(m)]
+    m.set_grad_enabled(False)
+    result.append(modes(m))
+    m.set_grad_enabled(True)
+    result.append(modes(m))
+    return result
+
+
+def set_grad_enabled_context(m):
+    x = m.ones(2, requires_grad=True)
+    with m.set_grad_enabled(False):
+        inside = modes(m), flags(x * 2)
+    with m.no_grad():
+        with m.set_grad_enabled(True):
+            nested = modes(m), flags(x * 2)
+        back = modes(m)
+    return inside, modes(m), nested, back
+
+
+def set_grad_enabled_object_changes_mode_at_once(m):
+    m.set_grad_enabled(False)
+    manager = m.set_grad_enabled(True)
+    created = modes(m)
+
+    @manager
+    def f():
+        return modes(m)
+    after_decorating = modes(m)
+    called = f()
+    after_call = modes(m)
+    m.set_grad_enabled(True)
+    return created, after_decorating, called, after_call
+
+
+def set_grad_enabled_decorator(m):
+    @m.set_grad_enabled(False)
+    def f():
+        return modes(m)
+    return f(), modes(m)
+
+
+def no_grad_decorators(m):
+    x = m.ones(2, requires_grad=True)
+
+    @m.no_grad()
+    def called(a):
+        return flags(a * 2), modes(m)
+
+    @m.no_grad
+    def bare(a):
+        return flags(a * 2), modes(m)
+    return called(x), bare(x), modes(m), bare.__name__, called.__name__
+
+
+def enable_grad_decorators(m):
+    x = m.ones(2, requires_grad=True)
+
+    @m.enable_grad()
+    def called():
+        return flags(x * 2)
+
+    @m.enable_grad
+    def bare():
+        return flags(x * 2)
+    with m.no_grad():
+        return called(), bare(), modes(m)
+
+
+def inference_mode_block(m):
+    x = m.ones(2, requires_grad=True)
+    with m.inference_mode():
+        inside = modes(m), flags(x * 2)
+        with m.inference_mode(False):
+            off = modes(m)
+        with m.enable_grad():
+            enabled = modes(m)
+        with m.no_grad():
+            no_grad = modes(m)
+        with m.set_grad_enabled(True):
+            set_true = modes(m)
+    return inside, off, enabled, no_grad, set_true, modes(m)
+
+
+def inference_mode_false_outside(m):
+    with m.no_grad():
+        with m.inference_mode(False):
+            inner = modes(m)
+        after = modes(m)
+    with m.inference_mode(False):
+        plain = modes(m)
+    return inner, after, plain
+
+
+def inference_mode_decorators(m):
+    @m.inference_mode()
+    def called():
+        return modes(m)
+
+    @m.inference_mode
+    def bare():
+        return modes(m)
+
+    @m.inference_mode(False)
+    def off():
+        return modes(m)
+    with m.no_grad():
+        off_result = off()
+    return called(), bare(), off_result, modes(m)
+
+
+def restored_after_raise(m):
+    seen = []
+    for make in (m.no_grad, m.enable_grad, lambda: m.set_grad_enabled(False), m.inference_mode):
+        with m.no_grad():
+            try:
+                with make():
+                    raise KeyError("boom")
+            except KeyError:
+                pass
+            seen.append(modes(m))
+        seen.append(modes(m))
+    return seen
+
+
+def decorated_function_that_raises(m):
+    @m.no_grad()
+    def f():
+        raise ZeroDivisionError("inside")
+    try:
+        f()
+    except ZeroDivisionError as error:
+        return str(error), modes(m)
+
+
+def generator_function(m):
+    @m.no_grad()
+    def gen():
+        received = yield modes(m)
+        try:
+            yield received, modes(m)
+        except KeyError:
+            yield "caught", modes(m)
+        return "done"
+    g = gen()
+    trace = [next(g), modes(m), g.send(5), modes(m), g.throw(KeyError), modes(m)]
+    try:
+        next(g)
+    except StopIteration as stop:
+        trace.append(stop.value)
+    g = gen()
+    next(g)
+    g.close()
+    trace.append(modes(m))
+    return trace
+
+
+def method_decorator(m):
+    class Model:
+        @m.no_grad()
+        def predict(self, a):
+            return modes(m), a
+    return Model().predict(3)
+
+
+def managers_enter_and_exit_return_none(m):
+    results = []
+    for make in (m.no_grad, m.enable_grad, m.inference_mode):
+        manager = make()
+        results.append((manager.__enter__(), manager.__exit__(None, None, None)))
+    return results
+
+
+def decorating_a_class(m):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        @m.no_grad()
+        class Thing:
+            def __init__(self):
+                self.mode = m.is_grad_enabled()
+    return Thing().mode, [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def grad_mode_errors(m):
+    errors = []
+    for make in (lambda: m.set_grad_enabled(1), lambda: m.set_grad_enabled("a"),
+                 lambda: m.set_grad_enabled()):
+        try:
+            make()
+        except TypeError as error:
+            errors.append(str(error).replace("torch.", "minigrad."))
+    return errors
+
+
+def repr_of_set_grad_enabled(m):
+    text = repr(m.set_grad_enabled(True))
+    return text.replace("torch.autograd.grad_mode", "minigrad.grad_mode")
+
+
+SCENARIOS = [no_grad_block, enable_grad_inside_no_grad, set_grad_enabled_call,
+             set_grad_enabled_context, set_grad_enabled_object_changes_mode_at_once,
+             set_grad_enabled_decorator, no_grad_decorators, enable_grad_decorators,
+             inference_mode_block, inference_mode_false_outside, inference_mode_decorators,
+             restored_after_raise, decorated_function_that_raises, generator_function,
+             method_decorator, managers_enter_and_exit_return_none, decorating_a_class,
+             repr_of_set_grad_enabled]
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda f: f.__name__)
+def test_scenario_matches_torch(torch, scenario):
+    theirs = scenario(torch)
+    torch.set_grad_enabled(True)
+    assert scenario(minigrad) == theirs
+
+
+@pytest.mark.torch
+def test_errors_match_torch(torch):
+    mine, theirs = grad_mode_errors(minigrad), grad_mode_errors(torch)
+    assert mine[:2] == theirs[:2]  # the third names the class and differs in wording
+    assert mine[2].startswith("set_grad_enabled.__init__() missing 1 required positional "
+                              "argument: 'mode'")
+
+
+def test_results_under_no_grad_are_leaves_without_grad():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    with minigrad.no_grad():
+        for y in (x * 2, x + x, x.exp(), x[0], x.sum(), x.clone(), x.detach()):
+            assert (y.requires_grad, y.is_leaf, y.grad_fn) == (False, True, None)
+
+
+def test_decorators_keep_names_and_docstrings():
+    @minigrad.no_grad()
+    def predict(a, b=2):
+        """Predict."""
+        return a * b
+    assert predict.__name__ == "predict" and predict.__doc__ == "Predict."
+    assert predict(3) == 6
+
+
+def test_each_decorated_call_gets_its_own_manager():
+    """A recursive decorated function restores the right mode at every level."""
+    @minigrad.enable_grad()
+    def depth(n):
+        if n == 0:
+            return minigrad.is_grad_enabled()
+        with minigrad.no_grad():
+            return depth(n - 1)
+    with minigrad.no_grad():
+        assert depth(3) is True
+        assert minigrad.is_grad_enabled() is False
+    assert minigrad.is_grad_enabled() is True

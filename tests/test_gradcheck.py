@@ -1,0 +1,246 @@
+"""``autograd.gradcheck`` and ``gradgradcheck``: verdicts, messages and warnings as in torch.
+
+Every op of the registry and of ``op_families`` goes through both checks in both libraries
+and must get the same verdict (a tie in ``max`` fails in both: the derivative does not exist
+there). Then the failure message, the float32 warning and the argument errors, text for text.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from op_families import FAMILIES
+from op_registry import all_cases
+
+import minigrad
+from minigrad.autograd.gradcheck import GradcheckError
+
+CASES = [c for c in all_cases() + FAMILIES if c.check_grad]
+
+
+def _inputs(lib, case, dtype=None):
+    arrays = case.make(np.random.default_rng(0))
+    grad_args = case.grad_args if case.grad_args is not None else range(len(arrays))
+    return tuple(lib.tensor(a, dtype=dtype or lib.float64, requires_grad=i in grad_args)
+                 for i, a in enumerate(arrays))
+
+
+def _verdicts(lib, case):
+    def func(*args):
+        return case.fn(lib, *args)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the float32 family warns, in both libraries
+        first = lib.autograd.gradcheck(func, _inputs(lib, case), raise_exception=False)
+        second = None
+        if case.second_order:  # fixed grad_outputs, the same in both libraries
+            rng = np.random.default_rng(5)
+            out = func(*_inputs(lib, case))
+            outs = out if isinstance(out, (tuple, list)) else (out,)
+            v = tuple(lib.tensor(rng.uniform(-1, 1, tuple(o.shape)), dtype=o.dtype,
+                                 requires_grad=True) for o in outs if o.requires_grad)
+            second = lib.autograd.gradgradcheck(func, _inputs(lib, case), v,
+                                                raise_exception=False)
+    return first, second
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_verdicts_match_torch(case, torch):
+    mine = _verdicts(minigrad, case)
+    assert mine == _verdicts(torch, case)
+    if case in FAMILIES and "float32" not in case.name:  # drawn away from ties and kinks
+        assert mine[0] is True and mine[1] in (True, None)
+
+
+# ---------------------------------------------------------------------------- failures
+def _wrong_square(lib):
+    """x² with a backward that is off by half: 3x instead of 2x."""
+    class WrongSquare(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return 3 * x * grad
+    return WrongSquare
+
+
+def _failure(lib, func, inputs, **kwargs):
+    try:
+        lib.autograd.gradcheck(func, inputs, **kwargs)
+    except RuntimeError as error:
+        return type(error).__name__, str(error)
+    return None
+
+
+def test_failure_message_matches_torch(torch):
+    x = np.random.default_rng(0).normal(size=(2, 3))
+    mine = _failure(minigrad, _wrong_square(minigrad).apply,
+                    (minigrad.tensor(x, dtype=minigrad.float64, requires_grad=True),))
+    ref = _failure(torch, _wrong_square(torch).apply,
+                   (torch.tensor(x, dtype=torch.float64, requires_grad=True),))
+    assert mine[0] == ref[0] == "GradcheckError"
+    assert mine[1].startswith("Jacobian mismatch for output 0 with respect to input 0,\n"
+                              "numerical:tensor([[")
+    assert "\nanalytical:tensor([[" in mine[1]
+    assert mine[1] == ref[1].replace("torch.", "minigrad.")
+
+
+def test_failure_names_the_output_and_input(torch):
+    """Indices count differentiable outputs and inputs only, as in PyTorch."""
+    def run(lib):
+        def func(a, scale, b):
+            return a * scale, _wrong_square(lib).apply(b)
+        inputs = (lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True), 2.0,
+                  lib.tensor([0.5], dtype=lib.float64, requires_grad=True))
+        return _failure(lib, func, inputs)[1].split("\n")[0]
+    assert run(minigrad) == run(torch) == (
+        "Jacobian mismatch for output 1 with respect to input 1,")
+
+
+def test_gradcheck_error_is_a_runtime_error_and_raise_exception_false_returns_false():
+    assert issubclass(GradcheckError, RuntimeError)
+    x = minigrad.tensor([1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
+    with pytest.raises(GradcheckError):
+        minigrad.autograd.gradcheck(_wrong_square(minigrad).apply, (x,))
+    assert minigrad.autograd.gradcheck(_wrong_square(minigrad).apply, x,
+                                       raise_exception=False) is False
+    assert minigrad.autograd.gradcheck(lambda t: t * t, x) is True
+
+
+def test_gradgradcheck_catches_a_wrong_double_backward(torch):
+    """A backward that is right but not differentiable (it detaches) fails the second check."""
+    def run(lib):
+        class DetachedSquare(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, grad):
+                (x,) = ctx.saved_tensors
+                return 2 * x.detach() * grad
+        x = lib.tensor([0.5, -1.5], dtype=lib.float64, requires_grad=True)
+        first = lib.autograd.gradcheck(DetachedSquare.apply, (x,))
+        v = lib.tensor([1.0, 1.0], dtype=lib.float64, requires_grad=True)
+        message = None
+        try:
+            lib.autograd.gradgradcheck(DetachedSquare.apply, (x,), (v,))
+        except RuntimeError as error:
+            message = str(error)
+        return first, message
+    mine, ref = run(minigrad), run(torch)
+    assert mine[0] is ref[0] is True
+    assert mine[1] == ref[1].replace("torch.", "minigrad.")
+    assert mine[1].startswith("Jacobian mismatch for output 0 with respect to input 0,")
+
+
+def test_float32_inputs_warn_as_in_torch(torch):
+    def run(lib):
+        x = lib.tensor([0.3, -1.1, 2.0], requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            verdict = lib.autograd.gradcheck(lambda t: t.sin(), (x,), raise_exception=False)
+        return verdict, [str(w.message) for w in caught if w.category is UserWarning]
+    mine, ref = run(minigrad), run(torch)
+    assert mine[1] == ref[1] == [
+        "Input #0 requires gradient and is not a double precision floating point or complex. "
+        "This check will likely fail if all the inputs are not of double precision floating "
+        "point or complex. "]
+    assert mine[0] is ref[0] is False   # float32 rounding swamps the finite differences
+
+
+def test_argument_errors_match_torch(torch):
+    def run(lib):
+        results = []
+        plain = lib.tensor([1.0, 2.0], dtype=lib.float64)
+        results.append(_failure_any(lambda: lib.autograd.gradcheck(lambda t: t * 2, (plain,))))
+        leaf = lib.tensor([1.0], dtype=lib.float64, requires_grad=True)
+        with lib.no_grad():
+            expanded = leaf.expand(3)
+        expanded.requires_grad_()
+        results.append(_failure_any(lambda: lib.autograd.gradcheck(lambda t: t * 2,
+                                                                   (expanded,))))
+        return results
+    assert run(minigrad) == run(torch)
+
+
+def _failure_any(fn):
+    try:
+        fn()
+    except Exception as error:  # noqa: BLE001 - the type is part of what is compared
+        return type(error).__name__, str(error)
+    return None
+
+
+def test_non_differentiable_outputs_need_a_zero_numerical_gradient(torch):
+    def run(lib):
+        x = lib.tensor([0.5, 1.5], dtype=lib.float64, requires_grad=True)
+        ok = lib.autograd.gradcheck(lambda t: (t > 1).double(), (x,))
+        message = _failure_any(lambda: lib.autograd.gradcheck(lambda t: (t * 2).detach(),
+                                                               (x,)))
+        return ok, message
+    assert run(minigrad) == run(torch)
+
+
+def test_check_forward_ad(torch):
+    x = minigrad.tensor([0.3, -0.7], dtype=minigrad.float64, requires_grad=True)
+    assert minigrad.autograd.gradcheck(lambda t: (t.exp() * t).sin(), (x,),
+                                       check_forward_ad=True)
+
+    def run(lib):
+        class WrongJvp(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                return t * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad * 2
+
+            @staticmethod
+            def jvp(ctx, tangent):
+                return tangent * 3
+        y = lib.tensor([0.3, -0.7], dtype=lib.float64, requires_grad=True)
+        return _failure_any(lambda: lib.autograd.gradcheck(WrongJvp.apply, (y,),
+                                                           check_forward_ad=True))
+    mine, ref = run(minigrad), run(torch)
+    assert mine == (ref[0], ref[1].replace("torch.", "minigrad."))
+    assert mine[1].startswith("Jacobian computed with forward mode mismatch for output 0 with "
+                              "respect to input 0,")
+
+
+def test_nondeterministic_backward_is_reported(torch):
+    def run(lib):
+        calls = []
+
+        class Jittery(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                return t * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                calls.append(1)
+                return grad * 2 + len(calls) * 1e-9
+        y = lib.tensor([0.3, -0.7], dtype=lib.float64, requires_grad=True)
+        return _failure_any(lambda: lib.autograd.gradcheck(Jittery.apply, (y,)))
+    mine, ref = run(minigrad), run(torch)
+    assert mine == ref
+    assert mine[1].startswith("Backward is not reentrant")
+
+
+def test_gradgradcheck_with_tuple_outputs_and_given_grad_outputs(torch):
+    def run(lib):
+        def func(a, b):
+            return (a * b).tanh(), (a.exp() @ b).sum()
+        a = lib.tensor([[0.1, 0.2], [0.3, -0.4]], dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([[0.5, -0.6], [0.7, 0.8]], dtype=lib.float64, requires_grad=True)
+        v = (lib.ones(2, 2, dtype=lib.float64, requires_grad=True),
+             lib.tensor(2.0, dtype=lib.float64, requires_grad=True))
+        return (lib.autograd.gradcheck(func, (a, b)), lib.autograd.gradgradcheck(func, (a, b)),
+                lib.autograd.gradgradcheck(func, (a, b), v))
+    assert run(minigrad) == run(torch) == (True, True, True)

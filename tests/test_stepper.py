@@ -1,0 +1,202 @@
+"""viz.Stepper without a browser: moving the frame changes the widget's state as the recording
+says, on the graphs of the reference tutorials (tests/test_seeds.py) and a few of our own."""
+
+import html
+import json
+
+import pytest
+
+pytest.importorskip("anywidget")
+pytest.importorskip("ipywidgets")
+
+import minigrad  # noqa: E402
+import test_seeds as seeds  # noqa: E402
+from minigrad.autograd.graph import record  # noqa: E402
+from viz.live import LiveStepper, graph_roots, watch  # noqa: E402
+from viz.stepper import Stepper  # noqa: E402
+
+SEED_GRAPHS = [seeds.concepts_module, seeds.concepts_retain_grad, seeds.scalar_backward,
+               seeds.vector_backward, seeds.graph_walk, seeds.hooks_on_tensor_and_node,
+               seeds.second_backward, seeds.accumulation, seeds.custom_relu, seeds.node_api,
+               seeds.basic_gradients, seeds.tips]
+
+
+def running(stepper):
+    return {k for k, t in stepper.playback.data["classes"].items()
+            if "running" in stepper.element_state(k).split()}
+
+
+@pytest.mark.parametrize("example", SEED_GRAPHS, ids=lambda f: f.__name__)
+def test_every_frame_matches_the_recording(example, capsys):
+    stepper = Stepper(lambda: example(minigrad), granularity="node")
+    rec = stepper.recording
+    assert stepper.frame_count == len(stepper.playback.data["sequences"]["node"])
+    for frame in range(stepper.frame_count):
+        stepper.frame = frame
+        assert stepper.canvas.frame == stepper.slider.value == stepper.play.value == frame
+        state = rec.state_at(stepper.event)
+        assert stepper.state == state
+        assert stepper.caption == rec.caption(stepper.event)
+        now = running(stepper)
+        assert now == ({state["node"]} if state["node"] and not state["finished"] else set())
+    capsys.readouterr()
+
+
+def test_buttons_move_and_stop_at_the_ends(capsys):
+    stepper = Stepper(lambda: seeds.graph_walk(minigrad))
+    buttons = {b.description: b for b in stepper._buttons}
+    buttons["next ▶"].click()
+    buttons["next ▶"].click()
+    assert stepper.frame == 2
+    buttons["◀ prev"].click()
+    assert stepper.frame == 1
+    buttons["last »"].click()
+    assert stepper.frame == stepper.frame_count - 1 == stepper.slider.max
+    buttons["next ▶"].click()
+    assert stepper.frame == stepper.frame_count - 1
+    assert stepper.state["kind"] == "backward_finished"
+    buttons["« first"].click()
+    assert stepper.frame == 0
+    capsys.readouterr()
+
+
+def test_a_frame_from_the_browser_is_seen_by_python():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    stepper = Stepper(loss)
+    seen = []
+    stepper.canvas.observe(lambda change: seen.append(stepper.state["kind"]), "frame")
+    stepper.canvas.set_state({"frame": 3})      # what a jslinked slider move sends
+    assert stepper.frame == 3 and seen == [stepper.recording.events[3]["kind"]]
+
+
+def test_granularity_switch_keeps_the_moment():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    loss = (x * w).sum()
+    stepper = Stepper(loss)
+    stepper.frame = 6
+    event = stepper.event
+    stepper.granularity = "node"
+    assert stepper.canvas.granularity == "node"
+    assert stepper.slider.max == stepper.frame_count - 1
+    assert stepper.event <= event
+    sequence = stepper.playback.data["sequences"]["node"]
+    assert all(e > event for e in sequence[stepper.frame + 1:])
+    stepper.granularity = "hooks"
+    assert stepper.frame_count == 2          # start and finish: no hook in this graph
+
+
+def test_tensor_target_uses_gradient_and_retain_graph():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3
+    stepper = Stepper(y, gradient=minigrad.tensor([1.0, 0.5]), retain_graph=True)
+    started = stepper.recording.events[0]
+    assert started["kind"] == "backward_started" and started["retain_graph"] is True
+    assert x.grad.tolist() == [3.0, 1.5]
+    names = {t["name"] for t in stepper.recording.snapshot.tensors}
+    assert {"x", "y"} <= names
+
+
+def test_an_error_becomes_the_last_frame():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    loss.backward()
+    stepper = Stepper(loss, granularity="node")
+    stepper.last()
+    assert stepper.state["kind"] == "error"
+    assert "second time" in stepper.caption
+    node = stepper.state["error"]["node"]
+    assert stepper.element_state(node) == "error"
+
+
+def test_canvas_traits_are_json_and_svg_has_the_ids():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    stepper = Stepper(loss, show_saved=True)
+    state = stepper.canvas.get_state()
+    json.dumps(state["frames"])
+    prefix = stepper.playback.prefix
+    svg = html.unescape(state["svg"])
+    for item in stepper.playback.data["classes"]:
+        assert f'id="{prefix}-{item}"' in svg
+
+
+def test_without_widgets_the_display_is_a_picture_and_the_events():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    stepper = Stepper(loss)
+    stepper.frame = 4
+    bundle = stepper._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert "<svg" in bundle["text/html"] and "mgs-running" in bundle["text/html"]
+    assert stepper.recording.caption(0) in bundle["text/plain"]
+    assert bundle["text/plain"].startswith("<viz.Stepper: ")
+
+
+def test_live_stepper_updates_in_place_and_keeps_the_picture():
+    live = LiveStepper()
+    assert live.frame_count == 0 and repr(live) == "<viz.Stepper: nothing recorded yet>"
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    x = minigrad.tensor([3.0, 4.0])
+    svgs, grads = [], []
+    for _ in range(3):
+        with live.record():
+            loss = ((w * x).sum() - 1) ** 2
+            loss.backward()
+        svgs.append(live.canvas.svg)
+        grads.append(live.playback.data["captions"][-1])
+        with minigrad.no_grad():
+            w -= 0.01 * w.grad
+        w.grad = None
+    assert live.shown == 3 and live.frame == live.frame_count - 1
+    body = [svg[svg.index(">"):] for svg in svgs]
+    assert body[0] == body[1] == body[2]          # the same graph: laid out once
+    assert "loss" in {t["name"] for t in live.recording.snapshot.tensors}
+
+
+def test_live_stepper_every_skips_blocks():
+    live = LiveStepper(every=2)
+    w = minigrad.tensor([1.0], requires_grad=True)
+    for _ in range(4):
+        with live.record():
+            (w * 2).sum().backward()
+    assert live.blocks == 4 and live.shown == 2
+
+
+def test_live_stepper_shows_an_error_and_lets_it_through():
+    live = LiveStepper()
+    x = minigrad.tensor([1.0], requires_grad=True)
+    loss = (x * x).sum()
+    loss.backward()
+    with pytest.raises(RuntimeError), live.record():
+        loss.backward()
+    live.last()
+    assert live.state["kind"] == "error"
+
+
+def test_watch_draws_the_outputs_of_a_namespace():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    namespace = {"x": x, "y": y}
+    assert list(graph_roots(namespace)) == ["y"]
+    watcher = watch(namespace)
+    first = watcher.update()
+    assert first is not None and first.scene.view == "forward"
+    namespace["z"] = (y * y).sum()
+    second = watcher.update()
+    assert second is not first and list(graph_roots(namespace)) == ["z"]
+    assert watcher.update() is second              # nothing new: no redraw
+
+
+def test_bad_targets_and_options_are_refused():
+    with pytest.raises(TypeError, match="cannot step through"):
+        Stepper(42)
+    x = minigrad.tensor([1.0], requires_grad=True)
+    with pytest.raises(ValueError, match="theme"):
+        Stepper((x * 2).sum(), theme="neon")
+    with record() as rec:
+        (x * 2).sum().backward()
+    stepper = Stepper(rec)
+    with pytest.raises(Exception):
+        stepper.granularity = "sometimes"

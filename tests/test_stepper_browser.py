@@ -1,0 +1,209 @@
+"""The stepper in a real browser: Debian's Chromium driven by Playwright.
+
+(a) JupyterLab, started here on 127.0.0.1, runs a notebook with a stepper; clicking "next"
+    moves the highlight to the next node (a screenshot goes to test-artifacts/).
+(b) The exported page, opened from file://, plays to its last frame with no network request.
+
+Skipped, with the reason, where Chromium or Playwright (or JupyterLab, for (a)) is missing.
+``.ci/run`` installs them (``apt install chromium``, ``pip install playwright``).
+"""
+
+import importlib.util
+import json
+import os
+import pathlib
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _missing(*modules):
+    if not os.path.exists(CHROMIUM):
+        return "Debian's chromium is not installed (apt install chromium)"
+    for module in ("playwright", *modules):
+        if importlib.util.find_spec(module) is None:
+            return f"the Python package {module} is not installed (pip install {module})"
+    return None
+
+
+@pytest.fixture(scope="module")
+def browser():
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _recording():
+    """A backward pass with a fan-in and a tensor hook (the forward pass is not recorded)."""
+    import minigrad as torch
+    from minigrad.autograd.graph import record
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    y.register_hook(lambda g: g * 2)
+    loss = (y * y).sum()
+    with record() as rec:
+        loss.backward()
+    return rec
+
+
+# ----------------------------------------------------------------- (b) the exported page
+def test_exported_page_plays_to_the_end_offline(browser, tmp_path):
+    from viz.export import save_html
+    path = save_html(_recording(), tmp_path / "backward.html", show_saved=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    requests, errors = [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-frame='0']", state="attached")
+    count = int(page.locator(".mgs-slider").get_attribute("max")) + 1
+    page.select_option(".mgs-speed", label="fastest")
+    page.click(".mgs-play")
+    page.wait_for_selector(f"body[data-frame='{count - 1}'][data-playing='false']",
+                           state="attached", timeout=20_000)
+    caption = page.locator(".mgs-caption").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "stepper-export-last-frame.png"))
+    page.close()
+    assert "finished" in caption
+    assert [url for url in requests if not url.startswith("file://")] == []
+    assert errors == []
+
+
+def test_exported_page_restyles_the_running_node(browser, tmp_path):
+    from viz.export import save_html
+    path = save_html(_recording(), tmp_path / "backward.html", granularity="node")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-frame]", state="attached")
+    page.click("#mgs-mode-node + label")
+    running = []
+    for _ in range(3):
+        page.click(".mgs-next")
+        running.append(page.locator(".mgs-root .node.mgs-running").first.get_attribute("id"))
+    page.keyboard.press("Home")
+    page.close()
+    assert len(set(running)) == 3
+
+
+# ----------------------------------------------------------------- (a) JupyterLab
+NOTEBOOK_CODE = """\
+import minigrad as torch
+from viz.stepper import Stepper
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([3.0, 4.0], requires_grad=True)
+loss = ((x * w) * x).sum()
+stepper = Stepper(loss, granularity="node", show_saved=True)
+stepper.frame = 1
+stepper
+"""
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _notebook(path):
+    cell = {"cell_type": "code", "execution_count": None, "id": "stepper", "metadata": {},
+            "outputs": [], "source": NOTEBOOK_CODE}
+    path.write_text(json.dumps({
+        "cells": [cell], "nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                    "language": "python"}}}))
+
+
+@pytest.fixture
+def lab(tmp_path):
+    reason = _missing("jupyterlab", "anywidget", "ipywidgets")
+    if reason:
+        pytest.skip(reason)
+    port, token = _free_port(), secrets.token_hex(16)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT),
+                                                        os.environ.get("PYTHONPATH", "")]),
+               JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), IPYTHONDIR=str(tmp_path / "ipy"))
+    _notebook(tmp_path / "stepper.ipynb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+         "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={tmp_path}", "--LabApp.extension_manager=readonly",
+         "--LabApp.expose_app_in_browser=True"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    pytest.fail("JupyterLab did not start")
+                time.sleep(0.3)
+        yield f"{base}/lab/tree/stepper.ipynb?reset&token={token}"
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+RUN_ALL = """async () => {
+  const app = window.jupyterapp;
+  await app.started;
+  await app.restored;
+  for (let i = 0; i < 200 && !(app.shell.currentWidget && app.shell.currentWidget.sessionContext);
+       i++) await new Promise((r) => setTimeout(r, 100));
+  const panel = app.shell.currentWidget;
+  await panel.context.ready;
+  await panel.sessionContext.ready;
+  await app.commands.execute("notebook:run-all-cells");
+}"""
+
+
+def test_jupyterlab_next_moves_the_highlight(browser, lab):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(lab)
+    page.wait_for_function("() => window.jupyterapp !== undefined", timeout=60_000)
+    page.evaluate(RUN_ALL)
+    running = page.locator(".jp-Notebook .mgs-root .node.mgs-running")
+    running.first.wait_for(state="attached", timeout=60_000)
+    before = running.first.get_attribute("id")
+    page.locator(".jp-Notebook button.mgs-next").first.click()
+    page.wait_for_function(
+        """(before) => {
+             const el = document.querySelector('.jp-Notebook .mgs-root .node.mgs-running');
+             return el && el.id !== before;
+           }""", arg=before, timeout=30_000)
+    after = running.first.get_attribute("id")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "stepper-jupyterlab.png"))
+    page.close()
+    assert before and after and before != after
+    assert not [e for e in errors if "mgs" in e or "stepper" in e]

@@ -1,0 +1,194 @@
+"""Tensor data and metadata (shape, dtype, item, numpy, conversions, ...) against torch."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def to_minigrad_text(text):
+    return text.replace("torch.", "minigrad.")
+
+
+def outcome(make, lib):
+    """What ``make(lib)`` gives: its repr, or the type and text of the error it raises."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return "ok", to_minigrad_text(repr(make(lib)))
+        except Exception as error:  # noqa: BLE001 - the error is the result under test
+            return type(error).__name__, to_minigrad_text(str(error))
+
+
+def grad_leaf(m):
+    return m.tensor([[1.5, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+
+
+CASES = {
+    # shape and size
+    "shape": lambda m: m.zeros(2, 3).shape,
+    "shape-0d": lambda m: m.tensor(2.0).shape,
+    "shape-item-type": lambda m: type(m.zeros(2, 3).shape[0]),
+    "size": lambda m: m.zeros(2, 3).size(),
+    "size-dim": lambda m: m.zeros(2, 3).size(1),
+    "size-negative-dim": lambda m: m.zeros(2, 3).size(-1),
+    "size-dim-keyword": lambda m: m.zeros(2, 3).size(dim=0),
+    "size-dim-too-big": lambda m: m.tensor([1, 2]).size(2),
+    "size-dim-too-small": lambda m: m.tensor([1, 2]).size(-2),
+    "size-of-0d": lambda m: m.tensor(1).size(0),
+    "shape-slice": lambda m: m.zeros(2, 3, 4).shape[1:],
+    "shape-plus-tuple": lambda m: m.zeros(2, 3).shape + (4,),
+    "tuple-plus-shape": lambda m: (4,) + m.zeros(2, 3).shape,
+    "shape-equals-tuple": lambda m: m.zeros(2, 3).shape == (2, 3),
+    "shape-numel": lambda m: m.zeros(2, 3).shape.numel(),
+    "Size-empty": lambda m: m.Size(),
+    "Size-of-tensor-ints": lambda m: m.Size([m.tensor(2)]),
+    "Size-of-floats": lambda m: m.Size([2.5]),
+    # dtype, dims, counts
+    "dtype-float": lambda m: m.tensor([1.0]).dtype,
+    "dtype-int": lambda m: m.tensor([1]).dtype,
+    "dtype-bool": lambda m: m.tensor([True]).dtype,
+    "ndim": lambda m: m.zeros(2, 3, 4).ndim,
+    "dim": lambda m: m.zeros(2, 3).dim(),
+    "dim-0d": lambda m: m.tensor(2).dim(),
+    "numel": lambda m: m.zeros(2, 3).numel(),
+    "numel-0d": lambda m: m.tensor(2).numel(),
+    "element-size": lambda m: m.tensor([1.0]).element_size(),
+    "element-size-float64": lambda m: m.tensor([1.0], dtype=m.float64).element_size(),
+    "is-floating-point-int": lambda m: m.tensor([1, 2]).is_floating_point(),
+    "is-floating-point-float": lambda m: m.tensor([1.0]).is_floating_point(),
+    "type-float": lambda m: m.tensor([1.0]).type(),
+    "type-long": lambda m: m.tensor([1]).type(),
+    "type-bool": lambda m: m.tensor([True]).type(),
+    "type-convert": lambda m: m.tensor([1.5]).type(m.float64),
+    "is-cuda": lambda m: m.tensor([1.0]).is_cuda,
+    # item, tolist, conversions to Python
+    "item-float": lambda m: m.tensor(3.5).item(),
+    "item-int": lambda m: m.tensor(3).item(),
+    "item-bool": lambda m: m.tensor([True]).item(),
+    "item-nested": lambda m: m.tensor([[3.5]]).item(),
+    "item-float32-precision": lambda m: m.tensor(0.1).item(),
+    "item-many": lambda m: m.tensor([1, 2]).item(),
+    "item-empty": lambda m: m.tensor([]).item(),
+    "tolist-2d": lambda m: m.tensor([[1, 2], [3, 4]]).tolist(),
+    "tolist-0d": lambda m: m.tensor(2.5).tolist(),
+    "tolist-float32": lambda m: m.tensor([1.1]).tolist(),
+    "tolist-bool": lambda m: m.tensor([True, False]).tolist(),
+    "float": lambda m: float(m.tensor([2])),
+    "float-many": lambda m: float(m.tensor([1.0, 2.0])),
+    "int-truncates": lambda m: int(m.tensor([2.7])),
+    "int-negative": lambda m: int(m.tensor(-2.7)),
+    "int-many": lambda m: int(m.tensor([1.0, 2.0])),
+    "bool-zero": lambda m: bool(m.tensor([0.0])),
+    "bool-int": lambda m: bool(m.tensor(2)),
+    "bool-many": lambda m: bool(m.tensor([1, 2])),
+    "bool-empty": lambda m: bool(m.tensor([])),
+    "index": lambda m: [10, 20, 30][m.tensor(1)],
+    "index-float": lambda m: [10, 20, 30][m.tensor(1.0)],
+    # len and iteration
+    "len": lambda m: len(m.zeros(3, 2)),
+    "len-0d": lambda m: len(m.tensor(1.0)),
+    "iter-0d": lambda m: iter(m.tensor(1.0)),
+    "list": lambda m: list(m.tensor([1, 2])),
+    "list-rows": lambda m: list(m.tensor([[1.0, 2.0], [3.0, 4.0]])),
+    "list-grad": lambda m: list(m.tensor([1.0, 2.0], requires_grad=True) * 2),
+    # numpy
+    "numpy": lambda m: m.tensor([1.0, 2.0]).numpy(),
+    "numpy-int": lambda m: m.tensor([1, 2]).numpy().dtype,
+    "numpy-requires-grad": lambda m: grad_leaf(m).numpy(),
+    "numpy-non-leaf": lambda m: (grad_leaf(m) * 2).numpy(),
+    "numpy-detached": lambda m: grad_leaf(m).detach().numpy(),
+    "numpy-force": lambda m: grad_leaf(m).numpy(force=True),
+    "np-asarray": lambda m: np.asarray(m.tensor([1.0, 2.0])),
+    "np-asarray-requires-grad": lambda m: np.asarray(grad_leaf(m)),
+    # T, data, detach, clone
+    "T": lambda m: m.tensor([[1, 2], [3, 4]]).T,
+    "T-grad": lambda m: grad_leaf(m).T,
+    "T-3d-shape": lambda m: m.ones(2, 3, 4).T.shape,
+    "data": lambda m: grad_leaf(m).data,
+    "data-of-non-leaf": lambda m: (grad_leaf(m) * 2).data,
+    "data-flags": lambda m: (grad_leaf(m).data.requires_grad, grad_leaf(m).data.is_leaf),
+    "detach": lambda m: (grad_leaf(m) * 2).detach(),
+    "clone": lambda m: grad_leaf(m).clone(),
+    "clone-plain": lambda m: m.tensor([1, 2]).clone(),
+    # dtype conversion
+    "to-float64": lambda m: m.tensor([1.0, 2.0]).to(m.float64),
+    "to-cpu": lambda m: m.tensor([1.0, 2.0]).to("cpu"),
+    "to-tensor": lambda m: m.tensor([1.0, 2.0]).to(m.tensor([1])),
+    "to-device-dtype": lambda m: m.tensor([1.0, 2.0]).to("cpu", m.int64),
+    "to-dtype-keyword": lambda m: m.tensor([1.0, 2.0]).to(dtype=m.int64),
+    "to-python-float": lambda m: m.tensor([1.0, 2.0]).to(float),
+    "to-bad-device": lambda m: m.tensor([1.0, 2.0]).to("float64"),
+    "to-int-grad": lambda m: grad_leaf(m).to(m.int64),
+    "to-float64-grad": lambda m: grad_leaf(m).to(m.float64),
+    "double-grad": lambda m: grad_leaf(m).double(),
+    "float-grad-same": lambda m: grad_leaf(m).float(),
+    "long-grad": lambda m: grad_leaf(m).long(),
+    "int": lambda m: m.tensor([1.5, -2.5]).int(),
+    "bool-method": lambda m: m.tensor([1.5, 0.0]).bool(),
+    "half": lambda m: m.tensor([1.5, 0.0]).half(),
+    "byte": lambda m: m.tensor([1.5, 3.0]).byte(),
+    "short": lambda m: m.tensor([1.5, 3.0]).short(),
+    "type-as": lambda m: m.tensor([1.5]).type_as(m.tensor([1])),
+    "float-of-int-grad": lambda m: m.tensor([1, 2]).float().requires_grad_(),
+}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", list(CASES))
+def test_attribute_matches_torch(torch, name):
+    make = CASES[name]
+    assert outcome(make, minigrad) == outcome(make, torch)
+
+
+def test_data_shares_memory_and_is_not_tracked():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    d = x.data
+    assert d.requires_grad is False and d.is_leaf and d.grad_fn is None
+    d[0] = 10.0
+    assert x.tolist() == [10.0, 2.0]
+
+
+def test_detach_shares_memory_and_version_counter():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    d = y.detach()
+    assert d.requires_grad is False and d.is_leaf
+    d[0] = 7.0
+    assert y.tolist()[0] == 7.0
+    assert y._version == d._version == 1
+
+
+def test_clone_copies_and_stays_in_the_graph():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    c = x.clone()
+    assert type(c.grad_fn).__name__ == "CloneBackward0"
+    with minigrad.no_grad():
+        c[0] = 5.0
+    assert x.tolist() == [1.0, 2.0]
+
+
+def test_numpy_shares_memory():
+    t = minigrad.zeros(3)
+    t.numpy()[1] = 4.0
+    assert t.tolist() == [0.0, 4.0, 0.0]
+
+
+def test_to_returns_self_when_nothing_changes():
+    t = minigrad.tensor([1.0])
+    assert t.to(minigrad.float32) is t and t.to("cpu") is t and t.float() is t
+    assert t.to(minigrad.float32, copy=True) is not t
+
+
+def test_iteration_gives_rows():
+    rows = list(minigrad.arange(6).reshape(3, 2))
+    assert [r.tolist() for r in rows] == [[0, 1], [2, 3], [4, 5]]
+
+
+def test_shape_is_a_tuple_that_prints_as_size():
+    s = minigrad.zeros(2, 3).shape
+    assert isinstance(s, tuple) and s == (2, 3)
+    assert repr(s) == "minigrad.Size([2, 3])" and repr(s[1:]) == "minigrad.Size([3])"
+    assert minigrad.Size([2, 3]).numel() == 6

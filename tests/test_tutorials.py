@@ -1,0 +1,151 @@
+"""The tutorials run top to bottom, and every exercise's check cell judges answers correctly.
+
+Each notebook runs once in a fresh ``python3`` kernel (nbclient), as shipped: no cell may fail,
+and every check cell must say the exercise is still open. Then, in the same kernel, each
+exercise's answer cell is run again with a right answer (its check cell must print ✓) and with
+a wrong one (its check cell must fail with ``NotYet``). The answers live here, not in the
+notebooks: the ``...`` of an answer cell is replaced by the expression below.
+"""
+
+import copy
+import os
+import pathlib
+import sys
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+pytest.importorskip("ipykernel")
+pytest.importorskip("ipywidgets")
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+TUTORIALS = ROOT / "tutorials"
+NOTEBOOKS = sorted(TUTORIALS.glob("[0-9][0-9]_*.ipynb"))
+CELL_TIMEOUT = 120
+
+# exercise -> (a right answer, a wrong answer): each replaces the "..." of the answer cell.
+ANSWERS = {
+    "1a": ('{"p", "q", "s", "u"}', '{"p", "q"}'),
+    "1b": ('{"p"}', '{"p", "r"}'),
+    "2a": ('["ExpBackward0", "AddBackward0", "MulBackward0", "AccumulateGrad"]',
+           '["ExpBackward0", "AddBackward0", "MulBackward0"]'),
+    "2b": ("mul_node(sum_node(torch.tensor(1.0)))[0]", "sum_node(torch.tensor(1.0))"),
+    "3a": ("[2.0, 0.0, -6.0]", "[2.0, 4.0, 6.0]"),
+    "3b": ("6.0", "12.0"),
+    "4a": ("[6.0, 16.0]", "[3.0, 8.0]"),
+    "4b": ('"B"', '"A"'),
+    "5a": ('["tensor hook v", "pre-hook ExpBackward0", "post-hook ExpBackward0", '
+           '"tensor hook u", "post-accumulate u"]',
+           '["post-accumulate u", "post-hook ExpBackward0", "tensor hook u", '
+           '"tensor hook v", "pre-hook ExpBackward0"]'),
+    "5b": ("11", "12"),
+    "6a": ('{"B", "C", "E"}', '{"B", "E"}'),
+    "6b": ('"C"', '"A"'),
+    "7a": ("torch.autograd.grad(torch.autograd.grad(f, x, create_graph=True)[0], x)[0]",
+           "torch.autograd.grad(f, x)[0]"),
+    "7b": ("torch.autograd.grad((torch.autograd.grad(f, x, create_graph=True)[0] ** 2).sum(),"
+           " x)[0]", "torch.autograd.grad(f, x)[0]"),
+    "8a": ("3 * x ** 2 * grad_output", "3 * x ** 2"),
+    "8b": ('{"B", "C"}', '{"A", "B", "C"}'),
+    "9a": ("(lambda: [fwAD.dual_level().__enter__(), "
+           "fwAD.unpack_dual((fwAD.make_dual(x, v) ** 2).sum()).tangent, "
+           "fwAD.dual_level().__exit__(None, None, None)][1])()",
+           "2 * x * v"),
+    "9b": ("hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, torch.tensor([2.0, 1.0]))",
+           "[[4.0, 2.0], [2.0, 12.0]]"),
+    "10a": ('["zero_grad", "forward", "backward", "step"]',
+            '["forward", "backward", "zero_grad", "step"]'),
+    "10b": ("6", "3"),
+}
+
+
+def _tag(cell, prefix):
+    for tag in cell.get("metadata", {}).get("tags", []):
+        if tag.startswith(prefix):
+            return tag[len(prefix):]
+    return None
+
+
+def _exercises(nb):
+    """exercise key -> (answer cell index, check cell index)."""
+    found = {}
+    for index, cell in enumerate(nb.cells):
+        for prefix, slot in (("exercise-", 0), ("check-", 1)):
+            key = _tag(cell, prefix)
+            if key is not None:
+                found.setdefault(key, [None, None])[slot] = index
+    return {k: tuple(v) for k, v in found.items()}
+
+
+def _text(cell):
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.get("output_type") == "stream":
+            parts.append(output["text"])
+        elif "data" in output:
+            parts.append(output["data"].get("text/plain", ""))
+        elif output.get("output_type") == "error":
+            parts.append("\n".join(output.get("traceback", [])))
+    return "".join(parts)
+
+
+@pytest.fixture(autouse=True)
+def _kernel_finds_the_project(monkeypatch):
+    """Kernels import this checkout's minigrad and viz, installed or not."""
+    path = os.environ.get("PYTHONPATH", "")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), path) if p))
+    monkeypatch.setenv("MINIGRAD_VIZ_NO_BROWSER", "1")
+
+
+def test_there_are_ten_tutorials():
+    assert [p.name[:2] for p in NOTEBOOKS] == [f"{k:02d}" for k in range(1, 11)]
+
+
+def test_notebooks_match_their_text_form():
+    sys.path.insert(0, str(TUTORIALS))
+    try:
+        import _build
+    finally:
+        sys.path.remove(str(TUTORIALS))
+    assert _build.build(check=True) == [], "run: python tutorials/_build.py"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_is_committed_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, path.name
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_notebook_runs_and_checks_judge_answers(path):
+    nb = nbformat.read(path, as_version=4)
+    exercises = _exercises(nb)
+    assert 1 <= len(exercises) <= 2, f"{path.name}: one or two exercises"
+    client = nbclient.NotebookClient(
+        nb, timeout=CELL_TIMEOUT, kernel_name="python3",
+        resources={"metadata": {"path": str(TUTORIALS)}})
+    with client.setup_kernel():
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)          # raises CellExecutionError on failure
+        for key, (answer_at, check_at) in sorted(exercises.items()):
+            assert answer_at is not None and check_at is not None, key
+            assert "… Exercise" in _text(nb.cells[check_at]), f"{key}: shipped check should wait"
+            source = nb.cells[answer_at].source
+            assert source.count("...") == 1, f"{key}: the answer cell needs exactly one ..."
+            right, wrong = ANSWERS[key]
+            for answer, expect_right in ((right, True), (wrong, False)):
+                cell = copy.deepcopy(nb.cells[answer_at])
+                cell.source = source.replace("...", answer)
+                client.execute_cell(cell, answer_at)
+                check = copy.deepcopy(nb.cells[check_at])
+                if expect_right:
+                    client.execute_cell(check, check_at)
+                    assert "✓ Exercise" in _text(check), f"{key}: right answer {answer!r} not accepted"
+                else:
+                    with pytest.raises(nbclient.exceptions.CellExecutionError) as info:
+                        client.execute_cell(check, check_at)
+                    assert info.value.ename == "NotYet", f"{key}: {info.value}"
+                    assert "✗ Exercise" in _text(check), f"{key}: the hint is not shown"

@@ -1,0 +1,290 @@
+"""DOT-level tests of viz: kinds → shapes, classes and ids; edge order; constants; hooks; saved
+tensors; views; collapse and max_nodes; recording states. No Graphviz binary is needed."""
+
+import re
+
+import pytest
+
+import viz
+from viz.examples import GraphBuilder, chain, exp_add, mul_sum, two_layer_mlp
+
+_QUOTED = r'"(?:[^"\\]|\\.)*"'
+_STMT = re.compile(rf"^\s*({_QUOTED})(?:\s*->\s*({_QUOTED}))?\s*\[(.*)\];$")
+_ATTR = re.compile(rf"(\w+)=({_QUOTED}|<.*>)")
+
+
+def parse(dot):
+    """Node and edge statements of ``dot`` as dicts: name, tail/head, attrs (unquoted)."""
+    nodes, edges = {}, []
+    for line in dot.splitlines():
+        match = _STMT.match(line)
+        if not match:
+            continue
+        attrs = {k: v[1:-1] if v.startswith('"') else v for k, v in _ATTR.findall(match[3])}
+        if match[2]:
+            edges.append({"tail": match[1], "head": match[2], **attrs})
+        else:
+            nodes[attrs["id"]] = {"name": match[1], **attrs}
+    return nodes, edges
+
+
+def dot_of(obj, **options):
+    options.setdefault("id_prefix", "p")
+    return parse(viz.to_dot(obj, names={}, **options))
+
+
+def test_every_kind_has_its_shape_class_and_id():
+    nodes, _ = dot_of(exp_add())
+    expected = {
+        "p-t1": ("box", "mg-tensor mg-leaf mg-hooked"),
+        "p-t3": ("box", "mg-tensor mg-nonleaf"),
+        "p-t4": ("box", "mg-tensor mg-retained"),
+        "p-t6": ("box", "mg-tensor mg-nonleaf mg-root"),
+        "p-c1": ("box", "mg-tensor mg-constant mg-stub"),
+        "p-n1": ("ellipse", "mg-node mg-fn"),
+        "p-n4": ("ellipse", "mg-node mg-acc"),
+    }
+    for element_id, (shape, classes) in expected.items():
+        assert nodes[element_id]["shape"] == shape
+        assert nodes[element_id]["class"] == classes
+    assert nodes["p-n4"]["peripheries"] == "2"
+    assert "dashed" in nodes["p-c1"]["style"]
+    assert "rounded" in nodes["p-t3"]["style"] and "rounded" not in nodes["p-t1"]["style"]
+    assert float(nodes["p-t6"]["penwidth"]) > float(nodes["p-t3"]["penwidth"])
+
+
+def test_kind_is_written_in_words_too():
+    nodes, _ = dot_of(exp_add())
+    assert "leaf, requires grad" in nodes["p-t1"]["label"]
+    assert "non-leaf, retains grad" in nodes["p-t4"]["label"]
+    assert "output, non-leaf" in nodes["p-t6"]["label"]
+    assert "(None, 0)" in nodes["p-c1"]["label"]
+    assert "MulBackward0" in nodes["p-n1"]["label"]
+    assert "into A.grad" in nodes["p-n4"]["label"]
+
+
+def test_titles_say_what_each_element_is_and_end_with_the_id():
+    nodes, _ = dot_of(exp_add())
+    assert nodes["p-t1"]["name"] == '"A: leaf, requires grad tensor (2,) [t1]"'
+    assert nodes["p-n1"]["name"] == '"MulBackward0 (Function node n1) [n1]"'
+    assert "AccumulateGrad" in nodes["p-n4"]["name"]
+
+
+def test_edges_follow_next_functions_order_with_positions():
+    snap = mul_sum()
+    mul_edges = [e for e in snap["edges"] if e["source"] == "n1" and e["kind"] == "next"]
+    snap["edges"] = [e for e in snap["edges"] if e not in mul_edges] + mul_edges[::-1]
+    _, edges = dot_of(snap)
+    from_mul = [e for e in edges if e["class"] == "mg-edge mg-next" and "[n1]" in e["tail"]]
+    in_order = sorted(mul_edges, key=lambda e: e["position"])
+    assert [e["id"] for e in from_mul] == ["p-" + e["id"] for e in in_order]
+    assert [e["label"].strip() for e in from_mul] == ["0", "1"]
+
+
+def test_edge_kinds_and_directions():
+    _, edges = dot_of(exp_add())
+    by_id = {e["id"]: e for e in edges}
+    assert by_id["p-e5"]["class"] == "mg-edge mg-constant"
+    assert by_id["p-e5"]["arrowhead"] == "tee" and by_id["p-e5"]["style"] == "dotted"
+    assert by_id["p-e7"]["class"] == "mg-edge mg-variable"
+    assert "[n4]" in by_id["p-e7"]["tail"] and "[t1]" in by_id["p-e7"]["head"]
+    grad_fn = by_id["p-e3"]
+    assert grad_fn["class"] == "mg-edge mg-gradfn" and "[t6]" in grad_fn["tail"]
+
+
+def test_constant_stub_without_its_tensor():
+    b = GraphBuilder()
+    node = b.node("MulBackward0")
+    b.next(node, [("const", None)])
+    out = b.tensor("y", [2], "nonleaf", grad_fn=node)
+    b.root(out)
+    nodes, edges = dot_of(b.to_dict())
+    assert nodes["p-c1"]["class"] == "mg-tensor mg-constant mg-stub"
+    assert "constant" in nodes["p-c1"]["label"]
+    assert any(e["class"] == "mg-edge mg-constant" for e in edges)
+
+
+def test_hooks_are_badges_with_counts():
+    snap = exp_add()
+    snap["nodes"][0]["pre_hooks"] = ["check"]
+    snap["nodes"][0]["post_hooks"] = ["log", "scale"]
+    nodes, _ = dot_of(snap)
+    assert "1 hook: print_grad" in nodes["p-t1"]["label"]
+    assert "1 pre-hook: check" in nodes["p-n1"]["label"]
+    assert "2 hooks: log, scale" in nodes["p-n1"]["label"]
+    assert "mg-hooked" in nodes["p-n1"]["class"]
+
+
+def test_saved_tensors_only_on_request_and_released_ones_marked():
+    nodes, _ = dot_of(mul_sum())
+    assert not any("mg-saved" in n["class"] for n in nodes.values())
+    nodes, edges = dot_of(mul_sum(backward_done=True), show_saved=True)
+    saved = nodes["p-n1-s0"]
+    assert saved["shape"] == "note" and saved["class"] == "mg-saved mg-released"
+    assert "released" in saved["label"] and "dashed" in saved["style"]
+    assert any(e["id"] == "p-n1-s0-e" and e["class"] == "mg-edge mg-saved" for e in edges)
+    nodes, _ = dot_of(exp_add(), show_saved=True)
+    assert nodes["p-n1-s0"]["class"] == "mg-saved"
+
+
+def test_values_and_grads_on_request():
+    nodes, _ = dot_of(mul_sum(backward_done=True))
+    assert "data" not in nodes["p-t1"]["label"]
+    nodes, _ = dot_of(mul_sum(backward_done=True), values=True, grads=True)
+    assert "data [1, 2, 3]" in nodes["p-t1"]["label"]
+    assert "grad [4, 5, 6]" in nodes["p-t1"]["label"]
+
+
+def test_big_values_are_summarised():
+    snap = mul_sum()
+    snap["tensors"][0]["value"] = {"shape": [256, 1024], "dtype": "float32",
+                                   "summary": {"min": -3.1, "max": 2.9, "mean": 0.01,
+                                               "norm": 511.7}}
+    nodes, _ = dot_of(snap, values=True)
+    assert "min -3.1" in nodes["p-t1"]["label"] and "norm 511.7" in nodes["p-t1"]["label"]
+
+
+def test_forward_view_has_tensors_ops_and_values():
+    nodes, edges = dot_of(exp_add(), view="forward")
+    assert nodes["p-n1"]["class"] == "mg-node mg-op mg-fn"
+    assert "<B>*</B>" in nodes["p-n1"]["label"]
+    assert "data [0.5, 1]" in nodes["p-t1"]["label"]
+    assert not any("mg-acc" in n["class"] for n in nodes.values())
+    assert any(e["class"] == "mg-edge mg-input" and "[t1]" in e["tail"] for e in edges)
+    assert any(e["class"] == "mg-edge mg-output" and "[t6]" in e["head"] for e in edges)
+    assert "rankdir=LR" in viz.to_dot(exp_add(), view="forward", names={})
+
+
+def test_forward_view_stands_in_for_outputs_no_variable_holds():
+    nodes, _ = dot_of(two_layer_mlp(), view="forward")
+    temps = [n for n in nodes.values() if "mg-temp" in n["class"]]
+    assert temps and all("not kept" in t["label"] for t in temps)
+
+
+def test_ids_are_prefixed_and_prefixes_differ_between_drawings():
+    text = viz.to_dot(exp_add(), names={}, id_prefix="abc")
+    ids = re.findall(r'\bid="([^"]+)"', text)
+    assert ids and all(i == "abc" or i.startswith("abc-") for i in ids)
+    first, second = viz.draw(exp_add()), viz.draw(exp_add())
+    assert first.prefix != second.prefix
+    with pytest.raises(ValueError):
+        viz.to_dot(exp_add(), id_prefix='x" onload="')
+
+
+def test_highlight_by_name_id_and_node_name():
+    nodes, _ = dot_of(exp_add(), highlight=["A", "n3", "ExpBackward0"])
+    for element_id in ("p-t1", "p-n3", "p-n2"):
+        assert "mg-highlight" in nodes[element_id]["class"]
+        assert float(nodes[element_id]["penwidth"]) >= 4
+    assert "mg-highlight" not in nodes["p-t2"]["class"]
+
+
+def test_mono_theme_uses_no_colour():
+    text = viz.to_dot(exp_add(), theme="mono", show_saved=True, highlight=["A"], names={})
+    for colour in re.findall(r"#([0-9a-fA-F]{6})", text):
+        assert colour[0:2] == colour[2:4] == colour[4:6], colour
+
+
+def test_collapse_modules_draws_one_box_per_module():
+    nodes, edges = dot_of(two_layer_mlp(), collapse="modules")
+    boxes = {i: n for i, n in nodes.items() if "mg-module" in n["class"]}
+    assert sorted(boxes) == ["p-m-fc1", "p-m-fc2"]
+    assert all(n["shape"] == "box3d" for n in boxes.values())
+    assert "params: weight, bias" in boxes["p-m-fc1"]["label"]
+    assert not any("fc1.weight" in n["label"] for n in nodes.values())
+    assert any("[m-fc1]" in e["head"] for e in edges)
+
+
+def test_collapse_expands_by_name_and_guesses_modules_from_parameter_names():
+    nodes, _ = dot_of(two_layer_mlp(), collapse="modules", expand=["fc2"])
+    assert "p-m-fc1" in nodes and "p-m-fc2" not in nodes
+    text = viz.to_dot(two_layer_mlp(), collapse="modules", expand=["fc2"], names={})
+    assert "subgraph cluster_" in text
+    snap = two_layer_mlp()
+    for item in snap["nodes"] + snap["tensors"]:
+        item.pop("module", None)
+    nodes, _ = dot_of(snap, collapse="modules")
+    assert {"p-m-fc1", "p-m-fc2"} <= set(nodes)
+
+
+def test_max_nodes_leaves_a_visible_marker():
+    snap = chain(60)
+    nodes, edges = dot_of(snap, max_nodes=20)
+    marker = nodes.pop("p-more")
+    assert len(nodes) == 20
+    hidden = int(re.search(r"(\d+) more nodes", marker["label"])[1])
+    assert hidden == len(dot_of(snap)[0]) - 20
+    assert marker["class"] == "mg-more" and "dashed" in marker["style"]
+    assert any("[more]" in (e["head"] + e["tail"]) for e in edges)
+
+
+def test_legend_is_added_as_its_own_cluster():
+    text = viz.to_dot(mul_sum(), legend=True, names={}, id_prefix="p")
+    nodes, _ = parse(text)
+    legend = [n for n in nodes.values() if "mg-legend" in n["class"]]
+    kinds = {n["class"].split()[1] for n in legend}
+    assert {"mg-leaf", "mg-constant", "mg-nonleaf", "mg-retained", "mg-fn", "mg-acc",
+            "mg-saved"} <= kinds | {n["class"].split()[0] for n in legend}
+    assert "gradients flow" in text
+
+
+class FakeRecording:
+    """A stand-in with the Recording API that draw() uses: ``snapshot`` and ``state_at``."""
+
+    def __init__(self, snap, state):
+        self.snapshot, self.state = snap, state
+
+    def state_at(self, i):
+        return dict(self.state, i=i)
+
+
+def test_recording_state_marks_ran_current_pending_ready_and_released():
+    state = {"node": "n1", "ran": ["n2"], "pending": {"n3": 1}, "ready": ["n4"],
+             "grads": {"t1": {"shape": [3], "dtype": "float32", "data": [4.0, 5.0, 6.0]}},
+             "released": {"n1": ["self"]}, "caption": "MulBackward0 runs", "error": None}
+    rec = FakeRecording(mul_sum(), state)
+    text = viz.to_dot(rec, event=3, show_saved=True, grads=True, names={}, id_prefix="p")
+    nodes, _ = parse(text)
+    assert "mg-current" in nodes["p-n1"]["class"] and "running" in nodes["p-n1"]["label"]
+    assert "mg-ran" in nodes["p-n2"]["class"]
+    assert "waits for 1 grad" in nodes["p-n3"]["label"]
+    assert "ready #1" in nodes["p-n4"]["label"]
+    assert "mg-released" in nodes["p-n1-s0"]["class"]
+    assert "mg-released" not in nodes["p-n1-s1"]["class"]
+    assert "grad [4, 5, 6]" in nodes["p-t1"]["label"]
+    assert 'label="MulBackward0 runs"' in text
+
+
+def test_plain_labels_for_engines_without_html_labels():
+    from viz.compose import build_scene
+    from viz.dot import write_dot
+    text = write_dot(build_scene(exp_add()), "p", html=False)
+    nodes, _ = parse(text)
+    assert nodes["p-t1"]["label"] == "A\\n(2,)\\nleaf, requires grad\\n[1 hook: print_grad]"
+
+
+def test_bad_arguments_say_what_is_wrong():
+    with pytest.raises(ValueError, match="view"):
+        viz.draw(exp_add(), view="sideways")
+    with pytest.raises(ValueError, match="theme"):
+        viz.to_dot(exp_add(), theme="neon")
+    with pytest.raises(TypeError, match="cannot draw"):
+        viz.draw(42)
+
+
+def test_real_snapshot_of_the_classic_graph():
+    torch = pytest.importorskip("minigrad")
+    a = torch.tensor([0.5, 1.0], requires_grad=True)
+    b = torch.tensor([2.0, -1.0], requires_grad=True)
+    e = torch.tensor([1.0, 1.0])
+    d = (a * b).exp()
+    d.retain_grad()
+    f = d + e
+    nodes, edges = parse(viz.to_dot(f, id_prefix="p"))
+    names = {n["class"]: n for n in nodes.values()}
+    assert "mg-tensor mg-retained" in names and "mg-tensor mg-constant mg-stub" in names
+    labels = " ".join(n["label"] for n in nodes.values())
+    for word in ("AddBackward0", "ExpBackward0", "MulBackward0", "AccumulateGrad", ">a<",
+                 ">b<", ">d<", ">e<", ">f<"):
+        assert word in labels
+    assert len([e for e in edges if e["class"] == "mg-edge mg-variable"]) == 2

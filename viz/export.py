@@ -1,0 +1,142 @@
+"""Files from a stepper: one self-contained HTML page, or one SVG per frame for slides.
+
+``save_html`` writes a page that plays the frames in any browser with no kernel, no network and
+no CDN: the same ``render({model, el})`` as the widget (``viz/static/stepper.js``), the page's
+controls (``viz/static/page.js``), the CSS, and the picture and frame data as inline JSON (every
+``</`` escaped, so no data can close the script). A Content-Security-Policy forbids every
+request. ``save_frames`` writes ``frame-0001.svg``, … with each frame's states, notes, caption
+and CSS baked in.
+
+Example:
+    >>> import minigrad as torch, viz
+    >>> x = torch.tensor([1.0, 2.0], requires_grad=True)
+    >>> loss = (x * x).sum()
+    >>> path = viz.save_html(loss, "/tmp/backward.html")
+    >>> paths = viz.save_frames(loss, "/tmp/frames", granularity="node")
+"""
+
+import html
+import json
+import pathlib
+from importlib import resources
+
+from viz.playback import SPEEDS, Playback, record_target
+
+__all__ = ["save_html", "save_frames", "write_html", "write_frames", "page_html"]
+
+_CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+        "img-src data:; font-src data:")
+
+
+def _static(name):
+    return resources.files("viz").joinpath("static", name).read_text("utf-8")
+
+
+def _playback(target, theme, names, draw_options, gradient=None, retain_graph=None):
+    if hasattr(target, "playback"):
+        return target.playback
+    if isinstance(target, Playback):
+        return target
+    if names is None and not hasattr(target, "state_at"):
+        from viz.data import caller_names, frame_of_caller
+        names = caller_names(frame_of_caller(3))
+    return Playback(record_target(target, gradient, retain_graph, names), theme=theme,
+                    **draw_options)
+
+
+def _script_safe(text):
+    """Our own script or CSS, unable to end its ``<script>``/``<style>``: ``</`` → ``<\\/``."""
+    return text.replace("</", "<\\/")
+
+
+def _json_safe(data):
+    """JSON for an inline ``<script>``: every ``<`` is written ``\\u003c``, so no data can
+    close the element or open a comment."""
+    return json.dumps(data, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def page_html(playback, title=None, granularity="event", frame=0):
+    """The standalone page of ``playback`` as text."""
+    title = title or "minigrad: a backward pass, step by step"
+    state = {"svg": playback.svg, "frames": playback.data, "frame": frame,
+             "granularity": granularity, "speeds": SPEEDS,
+             "theme": playback.theme if isinstance(playback.theme, str) else "default"}
+    data = _json_safe(state)
+    script = _script_safe(_static("stepper.js") + "\n" + _static("page.js"))
+    css = _static("stepper.css") + "\n" + _static("page.css")
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{_CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_script_safe(css)}</style>\n</head>\n"
+        f'<body>\n<main class="mgs-page">\n<h1>{html.escape(title)}</h1>\n'
+        '<div id="mgs-controls" class="mgs-controls"></div>\n'
+        '<div id="mgs-modes" class="mgs-modes" role="radiogroup" aria-label="frames"></div>\n'
+        '<div id="mgs-canvas"></div>\n'
+        '<p class="mgs-help">Keys: ← → step, Home / End, space plays. Made with minigrad.</p>\n'
+        "</main>\n"
+        f'<script type="application/json" id="mgs-state">{data}</script>\n'
+        f'<script type="module">\n{script}\n</script>\n</body>\n</html>\n')
+
+
+def write_html(playback, path, title=None, granularity="event", frame=0):
+    """Write the standalone page of ``playback`` to ``path``; returns the path."""
+    path = pathlib.Path(path)
+    path.write_text(page_html(playback, title, granularity, frame), encoding="utf-8")
+    return path
+
+
+def write_frames(playback, directory, granularity="event"):
+    """Write one SVG per frame of ``playback`` into ``directory``; returns the paths."""
+    directory = pathlib.Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    count = playback.frame_count(granularity)
+    width = max(4, len(str(count)))
+    paths = []
+    for frame in range(count):
+        path = directory / f"frame-{frame + 1:0{width}d}.svg"
+        path.write_text(playback.still(playback.event_at(granularity, frame)), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def save_html(target, path, title=None, granularity="event", theme="default", names=None,
+              gradient=None, retain_graph=None, **draw_options):
+    """Write a stepper as one self-contained HTML file that plays in any browser, offline.
+
+    Args:
+        target: a ``Recording``, a ``Stepper``, a tensor (its backward is recorded) or a
+            callable that calls backward.
+        path: where to write (``.html``).
+        title: the page's title.
+        granularity: the frames shown first: ``"event"``, ``"node"`` or ``"hooks"``.
+        theme: ``"default"``, ``"mono"`` or ``"classroom"``.
+        **draw_options: passed to :func:`viz.draw` (``show_saved``, ``view``, …).
+
+    Returns:
+        pathlib.Path: the file written.
+
+    Example:
+        >>> viz.save_html(rec, "backward.html")  # doctest: +SKIP
+        PosixPath('backward.html')
+    """
+    if hasattr(target, "save_html"):
+        return target.save_html(path, title=title)
+    playback = _playback(target, theme, names, draw_options, gradient, retain_graph)
+    return write_html(playback, path, title, granularity)
+
+
+def save_frames(target, directory, granularity="event", theme="default", names=None,
+                gradient=None, retain_graph=None, **draw_options):
+    """Write one SVG per frame (``frame-0001.svg``, …) for slides; returns the paths.
+
+    Each file shows the frame's states, notes and caption with the stepper's CSS inside, so it
+    looks the same in a browser, a slide tool or a vector editor.
+
+    Example:
+        >>> paths = viz.save_frames(rec, "frames", granularity="node")  # doctest: +SKIP
+    """
+    if hasattr(target, "save_frames") and hasattr(target, "playback"):
+        return write_frames(target.playback, directory, granularity)
+    playback = _playback(target, theme, names, draw_options, gradient, retain_graph)
+    return write_frames(playback, directory, granularity)

@@ -1,0 +1,326 @@
+// The stepper canvas: an anywidget front end (no build step) that replays a recorded backward
+// pass on a graph laid out once. Also run, unchanged, by exported pages with a small fake model.
+//
+// Model traits: svg (the laid-out picture, trusted Graphviz output whose user text is escaped),
+// frames (viz/frames.py data plus "places" from viz/still.py), frame (slider position),
+// granularity ("event" | "node" | "hooks"), theme ("default" | "mono" | "classroom").
+// A frame change only restyles elements whose state differs between the two events: every user
+// string is written with textContent, never parsed as HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const LINE = 12, CHAR = 6, PAD = 3;
+const JUMP = 48; // beyond this many events, rescan every element instead of the changes
+
+function make(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function svgNode(tag, attrs) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  return node;
+}
+
+// The value of a timeline ([[event, value], ...], sorted) at `event`: "" before its first entry.
+function valueAt(timeline, event) {
+  if (!timeline || timeline.length === 0 || timeline[0][0] > event) return "";
+  let lo = 0, hi = timeline.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (timeline[mid][0] <= event) lo = mid; else hi = mid - 1;
+  }
+  return timeline[lo][1];
+}
+
+function eventAt(data, granularity, frame) {
+  const seq = data.sequences[granularity];
+  const count = seq ? seq.length : data.count;
+  if (!count) return 0;
+  const f = Math.min(Math.max(frame | 0, 0), count - 1);
+  return seq ? seq[f] : f;
+}
+
+function frameCount(data, granularity) {
+  const seq = data.sequences[granularity];
+  return seq ? seq.length : data.count;
+}
+
+function noteBox(note, place) {
+  const lines = note.split("\n").map((l) => {
+    const tab = l.indexOf("\t");
+    return tab < 0 ? ["state", l] : [l.slice(0, tab), l.slice(tab + 1)];
+  });
+  const width = Math.max(...lines.map((l) => l[1].length)) * CHAR + 2 * PAD;
+  const height = lines.length * LINE + 2 * PAD;
+  const [x, y, side] = place;
+  const at = {
+    r: [x, y - height / 2], l: [x - width, y - height / 2], b: [x - width / 2, y],
+    t: [x - width / 2, y - height], c: [x - width / 2, y - height / 2],
+  }[side] || [x, y];
+  return { lines, x: at[0], y: at[1], width, height };
+}
+
+function drawNote(note, place) {
+  const box = noteBox(note, place);
+  const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}` });
+  group.append(svgNode("rect", {
+    x: box.x.toFixed(1), y: box.y.toFixed(1), width: box.width.toFixed(1),
+    height: box.height.toFixed(1), rx: 3,
+  }));
+  box.lines.forEach(([kind, text], k) => {
+    const line = svgNode("text", {
+      class: `mgs-line-${kind}`, x: (box.x + PAD).toFixed(1),
+      y: (box.y + PAD + (k + 1) * LINE - 3).toFixed(1),
+    });
+    line.textContent = text;
+    group.append(line);
+  });
+  return group;
+}
+
+// Everything that belongs to one laid-out recording. With the same picture as `old` (a training
+// loop recording the same graph again), the SVG stays in place: only its states are reset.
+function buildView(stage, svg, data, old) {
+  if (old && old.svg === svg) {
+    for (const [id, cls] of old.classes) {
+      for (const c of cls.split(" ")) if (c) old.elements.get(id).classList.remove("mgs-" + c);
+    }
+    old.layer.replaceChildren();
+    return indexView(old.svg, old.elements, old.layer, data);
+  }
+  stage.innerHTML = svg;
+  const svgEl = stage.querySelector("svg");
+  const prefix = svgEl ? svgEl.getAttribute("data-mg") || "" : "";
+  const graph = svgEl ? svgEl.querySelector("g.graph") : null;
+  const elements = new Map();
+  if (svgEl) {
+    const start = prefix + "-";
+    for (const g of svgEl.querySelectorAll("g.node, g.edge")) {
+      if (g.id.startsWith(start)) elements.set(g.id.slice(start.length), g);
+    }
+  }
+  const layer = svgNode("g", { class: "mgs-notes" });
+  if (graph) graph.append(layer);
+  return indexView(svg, elements, layer, data);
+}
+
+function indexView(svg, elements, layer, data) {
+  const changes = new Array(data.count + 1);
+  const ids = new Set();
+  for (const table of [data.classes, data.notes]) {
+    for (const [id, timeline] of Object.entries(table)) {
+      if (!elements.has(id)) continue;
+      ids.add(id);
+      for (const [e] of timeline) (changes[e] || (changes[e] = [])).push(id);
+    }
+  }
+  return {
+    svg, data, elements, layer, changes, ids, event: -1,
+    classes: new Map(), notes: new Map(), noteNodes: new Map(),
+  };
+}
+
+function restyle(view, id, event) {
+  const d = view.data;
+  const cls = valueAt(d.classes[id], event);
+  if ((view.classes.get(id) || "") !== cls) {
+    const el = view.elements.get(id);
+    for (const old of (view.classes.get(id) || "").split(" ")) {
+      if (old) el.classList.remove("mgs-" + old);
+    }
+    for (const add of cls.split(" ")) if (add) el.classList.add("mgs-" + add);
+    view.classes.set(id, cls);
+  }
+  const note = valueAt(d.notes[id], event);
+  if ((view.notes.get(id) || "") !== note) {
+    const old = view.noteNodes.get(id);
+    if (old) old.remove();
+    view.noteNodes.delete(id);
+    const place = d.places && d.places[id];
+    if (note && place) {
+      const node = drawNote(note, place);
+      view.layer.append(node);
+      view.noteNodes.set(id, node);
+    }
+    view.notes.set(id, note);
+  }
+}
+
+function showEvent(view, event) {
+  const from = view.event;
+  let ids = view.ids;
+  if (from >= 0 && Math.abs(event - from) <= JUMP) {
+    ids = new Set();
+    const [a, b] = from < event ? [from + 1, event] : [event + 1, from];
+    for (let e = a; e <= b; e++) for (const id of view.changes[e] || []) ids.add(id);
+  }
+  for (const id of ids) restyle(view, id, event);
+  view.event = event;
+}
+
+// Scale the picture to fit the stage's width and most of the window's height, within limits:
+// small graphs are shown whole, big ones stay readable and scroll.
+function fit(stage, root) {
+  const svgEl = stage.querySelector("svg");
+  if (!svgEl) return;
+  const width = parseFloat(svgEl.getAttribute("width")) * 4 / 3;
+  const height = parseFloat(svgEl.getAttribute("height")) * 4 / 3;
+  if (!(width > 0 && height > 0)) return;
+  const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
+  const room = stage.clientWidth || width;
+  const tall = Math.max((window.innerHeight || 800) * 0.85, 360);
+  const scale = Math.max(Math.min(room / width, tall / height, big), 0.6);
+  svgEl.style.width = `${(width * scale).toFixed(0)}px`;
+  svgEl.style.height = `${(height * scale).toFixed(0)}px`;
+}
+
+function fillPanel(panel, data, event) {
+  const list = make("dl");
+  for (const index of data.panels[event] || []) {
+    const [label, text] = data.panel_rows[index];
+    const row = make("div", "mgs-row mgs-row-" + String(label).replace(/[^a-z-]/gi, "-"));
+    row.append(make("dt", "", label), make("dd", "", text));
+    list.append(row);
+  }
+  panel.replaceChildren(list);
+}
+
+function keepInView(stage, view, event) {
+  const id = view.data.focus[event];
+  const el = id && view.elements.get(id);
+  if (!el || (stage.scrollHeight <= stage.clientHeight && stage.scrollWidth <= stage.clientWidth)) {
+    return;
+  }
+  const box = el.getBoundingClientRect(), area = stage.getBoundingClientRect();
+  if (box.top < area.top || box.bottom > area.bottom || box.left < area.left ||
+      box.right > area.right) {
+    stage.scrollBy({
+      left: box.left + box.width / 2 - (area.left + area.width / 2),
+      top: box.top + box.height / 2 - (area.top + area.height / 2),
+    });
+  }
+}
+
+const KEY_TEXT = [
+  ["running", "running node"], ["waiting", "waiting for grads"], ["ready", "in the ready queue"],
+  ["done", "done"], ["flow", "gradient sent"], ["hook", "hook fired"],
+];
+
+function render({ model, el }) {
+  const root = make("div", "mgs-root");
+  root.tabIndex = 0;
+  root.setAttribute("role", "group");
+  root.setAttribute("aria-label", "backward stepper: arrow keys move between frames");
+  const status = make("div", "mgs-status");
+  const caption = make("div", "mgs-caption");
+  caption.setAttribute("aria-live", "polite");
+  const stage = make("div", "mgs-stage");
+  const panel = make("div", "mgs-panel");
+  const body = make("div", "mgs-body");
+  const key = make("div", "mgs-key");
+  for (const [cls, text] of KEY_TEXT) key.append(make("span", "mgs-key-" + cls, text));
+  body.append(stage, panel);
+  root.append(status, caption, body, key);
+  el.append(root);
+  let view = null, queued = false;
+
+  function update() {
+    if (!view) return;
+    const data = view.data;
+    const granularity = model.get("granularity") || "event";
+    const frame = model.get("frame") || 0;
+    const event = eventAt(data, granularity, frame);
+    if (!data.count) {
+      caption.textContent = "This recording has no events.";
+      return;
+    }
+    showEvent(view, event);
+    const count = frameCount(data, granularity);
+    status.textContent = `frame ${Math.min(frame, count - 1) + 1} of ${count}` +
+      ` · event ${event + 1} of ${data.count}: ${data.kinds[event].replace(/_/g, " ")}`;
+    caption.textContent = data.captions[event];
+    caption.classList.toggle("mgs-is-error", data.kinds[event] === "error");
+    fillPanel(panel, data, event);
+    keepInView(stage, view, event);
+    root.dataset.event = String(event);
+  }
+
+  function load() {
+    queued = false;
+    const data = model.get("frames");
+    if (!data || !data.sequences) return;
+    const top = stage.scrollTop, left = stage.scrollLeft;
+    const svg = model.get("svg") || "";
+    const same = view && view.svg === svg;
+    view = buildView(stage, svg, data, view);
+    if (!same) fit(stage, root);
+    stage.scrollTop = top;
+    stage.scrollLeft = left;
+    update();
+  }
+
+  function schedule() {
+    if (!queued) {
+      queued = true;
+      queueMicrotask(load);
+    }
+  }
+
+  function setTheme() {
+    for (const c of [...root.classList]) if (c.startsWith("mgs-theme-")) root.classList.remove(c);
+    root.classList.add("mgs-theme-" + String(model.get("theme") || "default").replace(/\W/g, ""));
+    fit(stage, root);
+  }
+
+  function step(delta, absolute) {
+    if (!view) return;
+    const count = frameCount(view.data, model.get("granularity") || "event");
+    const now = model.get("frame") || 0;
+    const next = Math.min(Math.max(absolute === undefined ? now + delta : absolute, 0), count - 1);
+    if (next !== now) {
+      model.set("frame", next);
+      model.save_changes();
+    }
+  }
+
+  function onKey(event) {
+    const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
+                    PageUp: -10 };
+    if (event.key in moves) step(moves[event.key]);
+    else if (event.key === "Home") step(0, 0);
+    else if (event.key === "End") step(0, Number.MAX_SAFE_INTEGER);
+    else return;
+    event.preventDefault();
+  }
+
+  root.addEventListener("keydown", onKey);
+  let lastWidth = 0;
+  const resize = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
+    if (stage.clientWidth !== lastWidth) {
+      lastWidth = stage.clientWidth;
+      fit(stage, root);
+    }
+  });
+  if (resize) resize.observe(stage);
+  model.on("change:svg", schedule);
+  model.on("change:frames", schedule);
+  model.on("change:frame", update);
+  model.on("change:granularity", update);
+  model.on("change:theme", setTheme);
+  setTheme();
+  load();
+  return () => {
+    model.off("change:svg", schedule);
+    model.off("change:frames", schedule);
+    model.off("change:frame", update);
+    model.off("change:granularity", update);
+    model.off("change:theme", setTheme);
+    root.removeEventListener("keydown", onKey);
+    if (resize) resize.disconnect();
+  };
+}
+
+export default { render };
