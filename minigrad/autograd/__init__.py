@@ -5,10 +5,12 @@ from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx
 from minigrad.autograd.gradcheck import gradcheck, gradgradcheck  # the functions, as in torch
+from minigrad.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
            "set_detect_anomaly", "anomaly_mode", "observe", "graph", "gradcheck", "gradgradcheck",
-           "functional", "forward_ad"]
+           "functional", "forward_ad", "no_grad", "enable_grad", "set_grad_enabled",
+           "inference_mode"]
 
 
 def __getattr__(name):
