@@ -749,6 +749,18 @@ class Tensor:
     def unbind(self, dim=0):
         return ops.unbind(self, dim)
 
+    def repeat(self, *repeats):
+        return ops.repeat(self, *repeats)
+
+    def narrow(self, dim, start, length):
+        return ops.narrow(self, dim, start, length)
+
+    def unflatten(self, dim, sizes):
+        return ops.unflatten(self, dim, sizes)
+
+    def __mod__(self, other):
+        return ops.remainder(self, other)
+
     def masked_fill(self, mask, value):
         return ops.masked_fill(self, mask, value)
 

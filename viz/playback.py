@@ -170,7 +170,7 @@ def _canonical(source, prefix, ids):
     """``source`` with every element id replaced by its position: equal for the same graph."""
     position = {item: f"#{k}" for k, item in enumerate(ids)}
     pattern = re.compile(rf"(?:(?<={re.escape(prefix)}-)|(?<![\w-]))"
-                         r"[A-Za-z]\d+(?:-[A-Za-z]\d+)*(?:-e)?(?![\w-])")
+                         r"[A-Za-z]\w*(?:-[A-Za-z]\w*)*(?![\w-])")
     return pattern.sub(lambda m: position.get(m.group(0), m.group(0)), source)
 
 

@@ -13,10 +13,10 @@ from minigrad.autograd import observe
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
-from minigrad.autograd.snapshot import node_structure
+from minigrad.autograd.snapshot import STRUCTURE_KEYS, node_structure
 
 __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
-           "structure_edges"]
+           "structure_info", "structure_edges"]
 
 # Fields whose tensors are gradient values (stored in the value table), not graph tensors.
 VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "grads_out",
@@ -246,19 +246,24 @@ class EventCollector:
 def structure_of(node):
     """What never changes about a node, kept in case it dies before the recording ends.
 
-    A plain tuple ``(info, next, saved_names)`` (so that the garbage collector soon stops
-    watching it): ``info`` is ``node_structure(node)`` and ``next`` the ``(target id,
-    input_nr)`` of each edge.
+    A tuple ``(info, next, saved_names)`` of plain values only (so that the garbage collector
+    soon stops watching it): ``info`` holds the values of ``node_structure(node)``, ``next``
+    the ``(target id, input_nr)`` of each edge.
     """
-    return (node_structure(node),
+    return (tuple(node_structure(node).values()),
             tuple([(None if child is None else node_id(child), input_nr)
                    for child, input_nr in node.next_functions]),
             tuple(node._saved_names()) if node._saved else ())
 
 
+def structure_info(structure):
+    """The ``node_structure`` dict of a structure."""
+    return dict(zip(STRUCTURE_KEYS, structure[0]))
+
+
 def structure_edges(structure):
     """The edges and constant stubs of a node no longer alive, as in a snapshot."""
-    info, next_, _ = structure
+    info, next_ = structure_info(structure), structure[1]
     nid, variable = info["id"], info["variable"]
     edges, constants = [], []
     for position, (target, input_nr) in enumerate(next_):

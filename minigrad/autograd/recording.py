@@ -11,7 +11,12 @@ import json
 import sys
 
 from minigrad.autograd._captions import Captioner
-from minigrad.autograd._events import EventCollector, RecordingTruncated, structure_edges
+from minigrad.autograd._events import (
+    EventCollector,
+    RecordingTruncated,
+    structure_edges,
+    structure_info,
+)
 from minigrad.autograd._replay import Replayer
 from minigrad.autograd._values import FULL_LIMIT, canonical, freeze, thaw
 from minigrad.autograd.snapshot import GraphBuilder, Snapshot
@@ -237,7 +242,7 @@ def _final_snapshot(collector, names):
 
 def _add_ghost(builder, structure, released):
     """Describe a node that died before the recording ended, from what was seen of it."""
-    info = dict(structure[0])
+    info = structure_info(structure)
     info.update({
         "label": None, "alive": False, "outputs": [], "module": None,
         "saved": [{"name": name, "tensor": None, "version": None, "released": name in released,

@@ -21,7 +21,7 @@ from minigrad.autograd._values import (
 )
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
 
-__all__ = ["snapshot", "Snapshot", "FORMAT"]
+__all__ = ["snapshot", "Snapshot", "FORMAT", "GraphBuilder", "node_structure", "STRUCTURE_KEYS"]
 
 FORMAT = "minigrad.snapshot/1"
 
@@ -315,8 +315,11 @@ class GraphBuilder:
         return result
 
 
+STRUCTURE_KEYS = ("id", "name", "kind", "sequence_nr", "variable", "num_inputs")
+
+
 def node_structure(node):
-    """What never changes about a node: id, name, kind, order, where its gradients go."""
+    """What never changes about a node: the ``STRUCTURE_KEYS`` of its NodeInfo."""
     return {
         "id": node_id(node), "name": type(node).__name__, "kind": node_kind(node),
         "sequence_nr": node._seq,

@@ -7,7 +7,7 @@ from minigrad.ops._util import as_tensor_operand, result_dtype, sum_to
 
 __all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "Neg", "Reciprocal", "Pow", "PowTensor",
            "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow",
-           "reciprocal"]
+           "reciprocal", "Remainder", "remainder"]
 
 
 def broadcast_error(a, b):
@@ -236,6 +236,39 @@ class PowScalarBase(_Op):
         if ctx.base == 0:
             return None, grad * 0.0
         return None, grad * result * float(np.log(ctx.base))
+
+
+class Remainder(_Op):
+    """z = a mod b (sign of b, as Python's %);  ∂z/∂a = 1,  ∂z/∂b = -floor(a/b)."""
+
+    node_name = "RemainderBackward0"
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        ctx.shapes = (a.shape, b.shape)
+        return _binary(np.remainder, a, b)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_a, need_b = ctx.needs_input_grad
+        a, b = ctx.saved_tensors
+        shape_a, shape_b = ctx.shapes
+        quotient = _floor_quotient(a, b)
+        return (sum_to(grad, shape_a) if need_a else None,
+                sum_to(-grad * quotient, shape_b) if need_b else None)
+
+
+def _floor_quotient(a, b):
+    """floor(a / b) as a constant tensor (its own gradient is zero almost everywhere)."""
+    from minigrad.tensor import Tensor
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return Tensor._make(np.floor_divide(a._data, b._data))
+
+
+def remainder(a, b):
+    return Remainder.apply(a, as_tensor_operand(b, a))
 
 
 def add(a, b, alpha=1):
