@@ -7,13 +7,14 @@ The goal (issue 5): at most 2 s in total with the system ``dot``.
 """
 
 import argparse
+import os
+import resource
 import statistics
 import time
 
 import minigrad as torch
-from minigrad.autograd.graph import snapshot
-
 import viz
+from minigrad.autograd.graph import snapshot
 from viz.compose import build_scene
 from viz.dot import write_dot
 from viz.engines import available_engines, get_engine
@@ -63,6 +64,17 @@ def _median(fn, repeats):
     return statistics.median(times), result
 
 
+def _cpu_of_children(fn, repeats):
+    """Median CPU seconds (user + system) that subprocesses started by ``fn`` used."""
+    times = []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        fn()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(times)
+
+
 def measure(layers=140, repeats=3, shared=False):
     """``{engine: {stage: seconds}}`` plus the element count, for one big graph."""
     loss, names = shared_weights_graph(layers) if shared else big_graph(layers)
@@ -75,8 +87,10 @@ def measure(layers=140, repeats=3, shared=False):
         text = source if engine.html_labels else write_dot(scene, "bench", html=False)
         engine.render(text)  # warm-up (wasi compiles its module once per process)
         t_layout, _ = _median(lambda e=engine, s=text: e.render(s), repeats)
+        cpu = _cpu_of_children(lambda e=engine, s=text: e.render(s), repeats) \
+            if name != "wasi" else None
         results["engines"][name] = {"snapshot": t_snap, "scene": t_scene, "dot": t_dot,
-                                    "layout": t_layout,
+                                    "layout": t_layout, "layout_cpu": cpu,
                                     "total": t_snap + t_scene + t_dot + t_layout}
     return results
 
@@ -91,11 +105,14 @@ def main(argv=None):
     results = measure(args.layers, args.repeats, args.shared)
     print(f"graph: {results['elements']} drawn elements, {results['arrows']} arrows "
           f"(viz {viz.__name__}, minigrad {torch.__version__})")
-    print(f"{'engine':<15}{'snapshot':>10}{'scene':>10}{'dot':>10}{'layout':>10}{'total':>10}")
+    print(f"{'engine':<15}{'snapshot':>10}{'scene':>10}{'dot':>10}{'layout':>10}{'total':>10}"
+          f"{'layout CPU':>12}")
     for name, row in results["engines"].items():
         cells = "".join(f"{row[k] * 1000:>8.0f}ms" for k in
                         ("snapshot", "scene", "dot", "layout", "total"))
-        print(f"{name:<15}{cells}")
+        cpu = f"{row['layout_cpu'] * 1000:>10.0f}ms" if row["layout_cpu"] is not None else ""
+        print(f"{name:<15}{cells}{cpu}")
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     return results
 
 

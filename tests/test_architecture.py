@@ -29,11 +29,15 @@ def imports(tree):
 
 
 def private_accesses(tree):
-    """Private attribute reads on anything but ``self``/``cls``, and ``getattr(x, "_y")``."""
+    """Private attribute reads on anything but ``self``/``cls``/``super()`` (a class's own
+    objects), and ``getattr(x, "_y")``."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
-            own = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
-            if not own and node.attr not in DUNDERS_OK:
+            own = (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")) or (
+                isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name)
+                and node.value.func.id == "super")
+            dunder = node.attr.startswith("__") and node.attr.endswith("__")  # super().__init__
+            if not own and not dunder and node.attr not in DUNDERS_OK:
                 yield node.attr, node.lineno
         elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
               and node.func.id in ("getattr", "hasattr", "setattr", "vars")):

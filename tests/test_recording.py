@@ -418,6 +418,25 @@ def test_error_mid_backward_is_recorded_with_its_node():
     assert rec.state_at(-1)["error"]["message"] == "boom"
 
 
+def test_a_failed_pass_is_undone_in_the_frames():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    b = minigrad.tensor([0.5, 0.5], requires_grad=True)
+
+    def explode(grad):
+        raise ValueError("boom")
+
+    with record() as rec:
+        h = x * 2
+        h.register_hook(explode)
+        with pytest.raises(ValueError):
+            (h + b).sum().backward()  # b's AccumulateGrad runs before h's hook fails
+    accumulated = next(e for e in rec.events if e["kind"] == "grad_accumulated")
+    assert accumulated["tensor"] == tensor_id(b)
+    assert rec.state_at(accumulated["i"])["grads"][tensor_id(b)]["data"] == (1.0, 1.0)
+    # NB: minigrad restores the .grad a failed pass wrote (PyTorch keeps it)
+    assert rec.state_at(-1)["grads"][tensor_id(b)] is None and b.grad is None
+
+
 def test_forward_events_and_names():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     with record() as rec:
@@ -556,3 +575,37 @@ def test_random_access_on_a_large_graph_uses_checkpoints():
     for i in frames:
         assert rec.state_at(i) == expected[i]
     assert len(replayer.checkpoints) >= len(rec) // replayer.every - 1
+
+
+def test_module_calls_are_recorded():
+    minigrad.manual_seed(0)
+    fc1 = minigrad.nn.Linear(2, 1)
+    x = minigrad.tensor([[1.0, 2.0]])
+    with record() as rec:
+        y = fc1(x)  # noqa: F841 - named by the block's local variables
+    calls = [e for e in rec.events if e["kind"] == "module_call"]
+    assert [c["phase"] for c in calls] == ["enter", "exit"]
+    assert calls[0]["module"] == "Linear" and calls[0]["inputs"] == (tensor_id(x),)
+    assert rec.caption(calls[0]["i"]) == "Forward: a Linear module is called."
+    assert rec.caption(calls[1]["i"]) == "Forward: a Linear module returns y."
+    created = [e["i"] for e in rec.events if e["kind"] == "node_created"]
+    assert calls[0]["i"] < min(created) and max(created) < calls[1]["i"]
+    # fc1 is a local variable of the block: its parameters are named after it
+    assert {"fc1.weight", "fc1.bias", "x", "y"} <= {t["name"] for t in rec.snapshot.tensors}
+
+
+def test_a_recording_keeps_nothing_alive():
+    import gc
+    import weakref
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    # names={}: reading the caller's locals (the default) keeps them referenced by the frame
+    # until the function returns, on Python < 3.13
+    with record(names={}) as rec:
+        h = x * 2
+        loss = h.exp().sum()
+        loss.backward()
+    refs = [weakref.ref(t) for t in (h, loss)] + [weakref.ref(loss.grad_fn)]
+    del h, loss
+    gc.collect()
+    assert all(r() is None for r in refs)
+    assert len(rec.state_at(-1)["ran"]) == 4

@@ -9,8 +9,10 @@ import pytest
 pytest.importorskip("anywidget")
 pytest.importorskip("ipywidgets")
 
-import minigrad  # noqa: E402
 import test_seeds as seeds  # noqa: E402
+from traitlets import TraitError  # noqa: E402
+
+import minigrad  # noqa: E402
 from minigrad.autograd.graph import record  # noqa: E402
 from viz.live import LiveStepper, graph_roots, watch  # noqa: E402
 from viz.stepper import Stepper  # noqa: E402
@@ -198,5 +200,5 @@ def test_bad_targets_and_options_are_refused():
     with record() as rec:
         (x * 2).sum().backward()
     stepper = Stepper(rec)
-    with pytest.raises(Exception):
+    with pytest.raises(TraitError):
         stepper.granularity = "sometimes"

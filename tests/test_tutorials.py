@@ -10,6 +10,7 @@ notebooks: the ``...`` of an answer cell is replaced by the expression below.
 import copy
 import os
 import pathlib
+import re
 import sys
 
 import pytest
@@ -102,6 +103,22 @@ def test_there_are_ten_tutorials():
     assert [p.name[:2] for p in NOTEBOOKS] == [f"{k:02d}" for k in range(1, 11)]
 
 
+def test_binder_opens_the_first_tutorial_with_the_project_installed():
+    binder = ROOT / "binder"
+    requirements = (binder / "requirements.txt").read_text().split("\n")
+    assert any(line.startswith(".[") for line in requirements)   # a local reference
+    assert "graphviz" in (binder / "apt.txt").read_text().split()
+    assert (binder / "runtime.txt").read_text().strip() in ("python-3.11", "python-3.12")
+    post_build = (binder / "postBuild").read_text()
+    assert post_build.startswith("#!/bin/bash") and "set -e" in post_build
+    assert "apputils-extension:announcements" in post_build
+    assert os.access(binder / "postBuild", os.X_OK)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    badge = re.search(r"mybinder\.org/v2/gh/[^)\s]*urlpath=lab/tree/([^)\s]+)", readme)
+    assert badge and (ROOT / badge[1]).is_file() and badge[1] == NOTEBOOKS[0].relative_to(
+        ROOT).as_posix()
+
+
 def test_notebooks_match_their_text_form():
     sys.path.insert(0, str(TUTORIALS))
     try:
@@ -143,7 +160,7 @@ def test_notebook_runs_and_checks_judge_answers(path):
                 check = copy.deepcopy(nb.cells[check_at])
                 if expect_right:
                     client.execute_cell(check, check_at)
-                    assert "✓ Exercise" in _text(check), f"{key}: right answer {answer!r} not accepted"
+                    assert "✓ Exercise" in _text(check), f"{key}: {answer!r} not accepted"
                 else:
                     with pytest.raises(nbclient.exceptions.CellExecutionError) as info:
                         client.execute_cell(check, check_at)

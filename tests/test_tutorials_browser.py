@@ -198,7 +198,8 @@ def test_tutorial_runs_and_teaches_in_jupyterlab(browser, lab, stem):
     check_cell.scroll_into_view_if_needed()
     check_cell.locator(".jp-OutputArea-output").first.wait_for(timeout=30_000)
     page.wait_for_function(
-        "(i) => document.querySelectorAll('.jp-Notebook .jp-Cell')[i].innerText.includes('✓ Exercise')",
+        "(i) => document.querySelectorAll('.jp-Notebook .jp-Cell')[i].innerText"
+        ".includes('✓ Exercise')",
         arg=check_at, timeout=30_000)
     cells = page.locator(".jp-Notebook .jp-Cell")
     first, last = cells.nth(check_at - 1).bounding_box(), cells.nth(check_at).bounding_box()

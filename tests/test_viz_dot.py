@@ -288,3 +288,63 @@ def test_real_snapshot_of_the_classic_graph():
                  ">b<", ">d<", ">e<", ">f<"):
         assert word in labels
     assert len([e for e in edges if e["class"] == "mg-edge mg-variable"]) == 2
+
+
+def test_shared_parameters_in_big_graphs_get_a_reference_per_use():
+    snap = chain(150, width=2)
+    nodes, edges = dot_of(snap)
+    refs = [i for i, n in nodes.items() if n["class"] == "mg-node mg-ref"]
+    assert refs and all(re.fullmatch(r"p-n\d+-r\d+", i) for i in refs)
+    assert all("shared: use" in nodes[i]["label"] for i in refs)
+    accs = [n for n in nodes.values() if n["class"] == "mg-node mg-acc"]
+    assert len(accs) == 2  # each AccumulateGrad is still drawn once
+    small, _ = dot_of(chain(12, width=2))
+    assert not any("mg-ref" in n["class"] for n in small.values())
+
+
+def test_several_tensors_and_live_tensors_to_highlight():
+    torch = pytest.importorskip("minigrad")
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x * 2, x.exp()
+    nodes, _ = parse(viz.to_dot([a, b], highlight=[x], id_prefix="p"))
+    roots = [n for n in nodes.values() if "mg-root" in n["class"]]
+    assert len(roots) == 2
+    leaf = next(n for n in nodes.values() if "mg-leaf" in n["class"])
+    assert "mg-highlight" in leaf["class"] and ">x<" in leaf["label"]
+
+
+def test_names_come_from_the_calling_function():
+    torch = pytest.importorskip("minigrad")
+
+    def build():
+        weight = torch.tensor([3.0], requires_grad=True)
+        product = weight * 2
+        return viz.to_dot(product)
+
+    text = build()
+    assert "<B>weight</B>" in text and "<B>product</B>" in text
+
+
+def test_collapse_uses_the_module_calls_of_a_recording():
+    snap = two_layer_mlp()
+    for item in snap["nodes"] + snap["tensors"]:
+        item.pop("module", None)
+    by_name = {}
+    for node in snap["nodes"]:
+        by_name.setdefault(node["name"], []).append(node["id"])
+    events = [{"kind": "module_call", "name": "Net", "module": "Net", "phase": "enter"}]
+    for k, layer in enumerate(("fc1", "fc2")):
+        events.append({"kind": "module_call", "name": layer, "module": "Linear",
+                       "phase": "enter"})
+        for op in ("TBackward0", "MmBackward0", "AddBackward0"):
+            events.append({"kind": "node_created", "node": by_name[op][k]})
+        events.append({"kind": "module_call", "name": layer, "module": "Linear",
+                       "phase": "exit"})
+    events.append({"kind": "node_created", "node": by_name["ReluBackward0"][0]})
+    events.append({"kind": "module_call", "name": "Net", "module": "Net", "phase": "exit"})
+    rec = FakeRecording(snap, {})
+    rec.events = events
+    nodes, _ = parse(viz.to_dot(rec, collapse="modules", names={}, id_prefix="p"))
+    assert "fc1 (Linear)" in nodes["p-m-fc1"]["label"] and "p-m-Net" not in nodes
+    assert "params: weight, bias" in nodes["p-m-fc2"]["label"]
+    assert any("ReluBackward0" in n["label"] for n in nodes.values())

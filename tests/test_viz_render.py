@@ -1,6 +1,7 @@
 """Rendering with every available Graphviz engine: SVG structure (ids, classes, titles), never
 bytes or coordinates, which differ between engines. Missing engines are skipped."""
 
+import os
 import shutil
 import xml.etree.ElementTree as ET
 
@@ -146,3 +147,23 @@ def test_real_graph_renders_with_names_from_the_caller(engine):
     titles = [t for _, t in groups(svg).values() if t]
     assert any(t.startswith("x: leaf") for t in titles)
     assert any(t.startswith("s: output") for t in titles)
+
+
+def test_shows_inline_in_a_notebook_even_when_not_last():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("ipykernel")
+    if not engines.available_engines():
+        pytest.skip("no Graphviz engine is installed here")
+    code = ("import viz\nfrom viz.examples import mul_sum\n"
+            "d = viz.draw(mul_sum())\ndisplay(d)\nx = 1\n")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code),
+                                               nbformat.v4.new_code_cell("d")])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3",
+                            resources={"metadata": {"path": root}}).execute()
+    for cell in notebook.cells:
+        (output,) = [o for o in cell.outputs if o["output_type"] in ("display_data",
+                                                                      "execute_result")]
+        assert {"text/html", "image/svg+xml"} <= set(output["data"])
+        assert 'class="mg-svg"' in output["data"]["text/html"]

@@ -124,3 +124,12 @@ def test_hostile_ids_are_replaced(engine):
 def test_long_names_are_cut_everywhere():
     text = viz.to_dot(hostile_snapshot("y" * 100_000), names={}, values=True)
     assert max(len(run) for run in re.findall(r"y+", text)) <= 80
+
+
+def test_theme_colours_are_checked():
+    with pytest.raises(ValueError, match="colour"):
+        viz.to_dot(hostile_snapshot("x"), theme={"badge": '"><script>'}, names={})
+    with pytest.raises(ValueError, match="colour"):
+        viz.to_dot(hostile_snapshot("x"), theme={"nope": "#ffffff"}, names={})
+    assert 'fillcolor="#ddeeff"' in viz.to_dot(hostile_snapshot("x"), theme={"leaf": "#ddeeff"},
+                                                names={})

@@ -25,4 +25,20 @@ from viz.engines import (
 from viz.legend import legend
 
 __all__ = ["draw", "Drawing", "legend", "to_dot", "set_engine", "get_engine",
-           "available_engines", "EngineNotFound", "RenderError"]
+           "available_engines", "EngineNotFound", "RenderError", "Stepper", "StepperCanvas",
+           "LiveStepper", "Watcher", "watch", "save_html", "save_frames"]
+
+# The stepper and its exports need ipywidgets/anywidget: they load on first use, so that
+# ``import viz`` (and the command line) works with the renderer alone.
+_LAZY = {"Stepper": "viz.stepper", "StepperCanvas": "viz.stepper", "LiveStepper": "viz.live",
+         "Watcher": "viz.live", "watch": "viz.live", "save_html": "viz.export",
+         "save_frames": "viz.export"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'viz' has no attribute {name!r}")

@@ -19,7 +19,9 @@ from collections import deque
 from viz.scene import Item, Line, Link
 from viz.text import clean, plural
 
-__all__ = ["guess_modules", "collapse_modules", "limit_nodes"]
+__all__ = ["guess_modules", "collapse_modules", "limit_nodes", "split_shared"]
+
+SHARED_USES = 3  # an AccumulateGrad fed by this many nodes counts as a shared parameter
 
 
 def _param_module(name):
@@ -98,20 +100,22 @@ def _selected(group, which, expand):
     return None
 
 
-def _module_box(name, members):
+def _module_box(name, members, class_name=""):
     ops = [m.name for m in members if m.kind in ("fn", "op")]
     params = [m.name.rsplit(".", 1)[-1] for m in members if m.kind == "leaf"]
-    lines = [Line(clean(name), "title"), Line(plural(len(ops), "op"))]
+    title = f"{name} ({class_name})" if class_name and class_name != name else name
+    lines = [Line(clean(title), "title"), Line(plural(len(ops), "op"))]
     if params:
         lines.append(Line("params: " + clean(", ".join(params), 40)))
     title = f"module {clean(name)}: {plural(len(members), 'element')} drawn as one box"
     return Item(f"m-{name}", "module", title, lines, name=name)
 
 
-def collapse_modules(scene, which="modules", expand=()):
+def collapse_modules(scene, which="modules", expand=(), classes=None):
     """Replace each selected module's items by one box; expanded ones stay as clusters.
 
-    ``which`` is ``"modules"`` (all) or module names; ``expand`` names stay drawn in full.
+    ``which`` is ``"modules"`` (all) or module names; ``expand`` names stay drawn in full;
+    ``classes`` maps module names to class names for the boxes' titles.
     """
     if isinstance(expand, str):
         expand = (expand,)
@@ -125,7 +129,7 @@ def collapse_modules(scene, which="modules", expand=()):
             boxes.setdefault(name, []).append(item)
             where[item.id] = f"m-{name}"
     for name, members in boxes.items():
-        box = _module_box(name, members)
+        box = _module_box(name, members, (classes or {}).get(name, ""))
         if any("highlight" in m.flags for m in members):
             box.flags.add("highlight")
         scene.items[box.id] = box
@@ -136,16 +140,19 @@ def collapse_modules(scene, which="modules", expand=()):
 
 
 def _absorb(scene):
-    """Put a module's parameters, their AccumulateGrad nodes and its nodes' saved tensors and
-    unnamed outputs inside the module: ``fc1.weight`` belongs to ``fc1``."""
+    """Put a module's parameters (``fc1.weight`` or ``model.fc1.weight`` belong to ``fc1``),
+    their AccumulateGrad nodes, and its nodes' outputs and saved tensors inside the module."""
     modules = sorted({i.group for i in scene.items.values() if i.group}, key=len, reverse=True)
     items = scene.items
     for item in items.values():
         if item.group is None and item.kind == "leaf":
-            item.group = next((m for m in modules if item.name.startswith(m + ".")), None)
+            item.group = next((m for m in modules if ("." + item.name).startswith("." + m + ".")
+                               or f".{m}." in "." + item.name), None)
     for link in scene.links:
         source, target = items[link.source], items[link.target]
         if link.kind == "variable" and source.group is None:
+            source.group = target.group
+        elif link.kind == "grad_fn" and source.group is None and "root" not in source.flags:
             source.group = target.group
     for item in items.values():
         owner = items.get(item.id.split("-")[0])
@@ -166,6 +173,33 @@ def _reroute(scene, links, where):
         moved = (source, target) != (link.source, link.target)
         scene.link(Link(link.id, link.kind, source, target, "" if moved else link.label,
                         set(link.flags)))
+
+
+def split_shared(scene, min_uses=SHARED_USES):
+    """Give each use of a shared parameter's AccumulateGrad its own small reference box.
+
+    A weight reused across a deep graph (an unrolled RNN) pulls long arrows from every use to
+    one box, and Graphviz's layout time explodes with them (minutes for 300 steps). Each use
+    then points at a ``ref`` box ``<acc id>-r<k>`` next to it, which names the parameter; the
+    AccumulateGrad itself stays drawn once, above its leaf.
+    """
+    uses = {}
+    for link in scene.links:
+        if link.kind == "next" and scene.items[link.target].kind == "acc":
+            uses.setdefault(link.target, []).append(link)
+    for acc_id, links in uses.items():
+        if len({link.source for link in links}) < min_uses:
+            continue
+        acc = scene.items[acc_id]
+        leaf = acc.lines[1].text.removeprefix("into ").removesuffix(".grad") \
+            if len(acc.lines) > 1 else acc.name
+        for k, link in enumerate(links):
+            ref = Item(f"{acc_id}-r{k}", "ref",
+                       f"use {k + 1} of {len(links)} of {leaf}: goes to its AccumulateGrad",
+                       [Line(f"to {leaf}.grad", "title"),
+                        Line(f"shared: use {k + 1} of {len(links)}")], name=leaf)
+            scene.add(ref)
+            link.target = ref.id
 
 
 def limit_nodes(scene, max_nodes):

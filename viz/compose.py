@@ -10,13 +10,15 @@ Example:
 
 import copy
 
-from viz.collapse import collapse_modules, guess_modules, limit_nodes
-from viz.data import GraphData, ids_of, is_tensor, load
+from viz.collapse import collapse_modules, guess_modules, limit_nodes, split_shared
+from viz.data import GraphData, ids_of, is_tensor, load, modules_of
 from viz.scene import Line
 from viz.text import clean, plural
 from viz.views import Options, backward_scene, forward_scene
 
-__all__ = ["build_scene", "apply_state"]
+__all__ = ["build_scene", "apply_state", "BIG"]
+
+BIG = 120  # from this many elements on, shared parameters get one reference box per use
 
 
 def _patch_with_state(snap, state):
@@ -52,13 +54,17 @@ def apply_state(scene, state):
         scene.caption = clean(state["caption"], 200)
 
 
-def _assign_groups(scene, g):
-    """Fill in which module each item belongs to, guessing when the snapshot does not say."""
-    if any(item.group for item in scene.items.values()):
-        return
-    owner = guess_modules(g)
+def _assign_groups(scene, g, obj):
+    """Which module each item belongs to: from the recording's ``module_call`` events, else
+    the snapshot's ``module`` fields, else guessed from parameter names (one source only, so
+    that one module never becomes two boxes)."""
+    owner, classes = modules_of(obj)
+    if not owner and any(item.group for item in scene.items.values()):
+        return classes
+    owner = owner or guess_modules(g)
     for item in scene.items.values():
         item.group = owner.get(item.id) or owner.get(item.id.split("-")[0])
+    return classes
 
 
 def _resolve(g, wanted):
@@ -97,11 +103,13 @@ def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
     for item_id in _resolve(g, highlight):
         scene.mark(item_id, "highlight")
     if collapse is not None:
-        _assign_groups(scene, g)
-        collapse_modules(scene, collapse, expand)
+        classes = _assign_groups(scene, g, obj)
+        collapse_modules(scene, collapse, expand, classes)
     else:
         for item in scene.items.values():
             item.group = None
+    if len(scene.items) > BIG:
+        split_shared(scene)
     if max_nodes is not None:
         limit_nodes(scene, max_nodes)
     if legend:

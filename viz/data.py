@@ -9,7 +9,7 @@ data described in docs/graph-data.md, so it can be tested with hand-written dict
 import inspect
 import json
 
-__all__ = ["GraphData", "load", "caller_names", "ids_of", "is_tensor",
+__all__ = ["GraphData", "load", "caller_names", "ids_of", "is_tensor", "modules_of",
            "frame_of_caller"]
 
 
@@ -114,6 +114,15 @@ class GraphData:
         self._by_source = {}
         for edge in self.edges:
             self._by_source.setdefault(edge.get("source"), []).append(edge)
+        if not self.roots:
+            self.roots = self._outputs()
+
+    def _outputs(self):
+        """Without roots (a recording before any backward): the non-leaf tensors whose node
+        no other node points to, i.e. the results nothing was computed from."""
+        used = {e.get("target") for e in self.edges if e.get("kind") == "next"}
+        return [tid for tid, t in self.tensors.items()
+                if t.get("grad_fn") in self.nodes and t["grad_fn"] not in used]
 
     def edges_from(self, source, *kinds):
         """Edges leaving ``source``, of the given kinds, in the snapshot's order."""
@@ -160,6 +169,38 @@ class GraphData:
     def name_of(self, tensor_id):
         tensor = self.tensors.get(tensor_id)
         return str(tensor.get("name") or tensor_id) if tensor else str(tensor_id)
+
+
+def modules_of(obj):
+    """``({node id: module name}, {module name: class name})`` from a recording's events.
+
+    A node belongs to the innermost ``nn.Module`` whose ``forward`` was running when it was
+    created (``module_call`` enter/exit events). The outermost module is skipped when it calls
+    other modules, so that a model's layers, not the model, become the boxes.
+    """
+    events = getattr(obj, "events", None)
+    if events is None and isinstance(obj, dict):
+        events = obj.get("events")
+    paths, classes, stack = {}, {}, []
+    for event in events or ():
+        kind = event.get("kind")
+        if kind == "module_call":
+            name = str(event.get("name"))
+            if event.get("phase") == "enter":
+                stack.append(name)
+                classes[name] = str(event.get("module") or "")
+            elif stack:
+                stack.pop()
+        elif kind == "node_created" and stack and event.get("node"):
+            paths[event["node"]] = tuple(stack)
+    parents = {path[0] for path in paths.values() if len(path) > 1}
+    owner = {}
+    for node, path in paths.items():
+        if path[0] not in parents:
+            owner[node] = path[-1]
+        elif len(path) > 1:
+            owner[node] = path[-1]
+    return owner, classes
 
 
 def ids_of(tensor):

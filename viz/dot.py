@@ -28,6 +28,7 @@ from viz.text import clean
 
 __all__ = ["to_dot", "write_dot", "quote", "html_escape", "dom_id"]
 
+BIG_LAYOUT = 300  # from this many boxes on, trade a little layout quality for speed
 _SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
@@ -152,6 +153,8 @@ def write_dot(scene, prefix="mg", theme=None, html=True):
         f'  node [fontname="{FONT}" fontsize=11 fontcolor={quote(p["ink"])} margin="0.1,0.04"];',
         f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.7];',
     ]
+    if len(scene.items) > BIG_LAYOUT:
+        head.append("  graph [mclimit=0.3 nslimit=2];  // big graph: bound the layout work")
     if scene.caption:
         head.append(f"  graph [label={quote(scene.caption)} labelloc=b labeljust=l];")
     body = _clusters(scene, prefix, p, html)

@@ -105,12 +105,11 @@ def mul_sum(backward_done=False):
     x = b.tensor("x", [3], data=[1.0, 2.0, 3.0], grad=[4.0, 5.0, 6.0] if done else None)
     y = b.tensor("y", [3], data=[4.0, 5.0, 6.0], grad=[1.0, 2.0, 3.0] if done else None)
     mul = b.node("MulBackward0", saved=[("self", x, done), ("other", y, done)])
-    z = b.tensor("z", [3], "nonleaf", [4.0, 10.0, 18.0], grad_fn=mul)
+    b.tensor("z", [3], "nonleaf", [4.0, 10.0, 18.0], grad_fn=mul)
     total = b.node("SumBackward0")
     s = b.tensor("s", [], "nonleaf", 32.0, grad_fn=total)
     b.next(total, [mul])
     b.next(mul, [b.accumulate(x), b.accumulate(y)])
-    assert z and s
     b.root(s)
     return b.to_dict()
 
@@ -121,7 +120,7 @@ def exp_add():
     a = b.tensor("A", [2], data=[0.5, 1.0], hooks=["print_grad"])
     bb = b.tensor("B", [2], data=[2.0, -1.0])
     mul = b.node("MulBackward0", saved=[("self", a, False), ("other", bb, False)])
-    c = b.tensor("C", [2], "nonleaf", [1.0, -1.0], grad_fn=mul)
+    b.tensor("C", [2], "nonleaf", [1.0, -1.0], grad_fn=mul)
     exp = b.node("ExpBackward0", saved=[("result", None, False)])
     d = b.tensor("D", [2], "retained", [2.718, 0.3679], grad_fn=exp)
     b.by_id(exp)["saved"][0]["tensor"] = d
@@ -131,7 +130,6 @@ def exp_add():
     b.next(add, [exp, ("const", e)])
     b.next(exp, [mul])
     b.next(mul, [b.accumulate(a), b.accumulate(bb)])
-    assert c
     b.root(f)
     return b.to_dict()
 
@@ -141,7 +139,7 @@ def two_layer_mlp():
     b = GraphBuilder()
     x = b.tensor("x", [4, 2], "constant")
     target = b.tensor("target", [4, 1], "constant")
-    layers, previous = [], ("const", x)
+    previous = ("const", x)
     for name, shape in (("fc1", (3, 2)), ("fc2", (1, 3))):
         w = b.tensor(f"{name}.weight", shape)
         bias = b.tensor(f"{name}.bias", shape[:1])
@@ -152,8 +150,7 @@ def two_layer_mlp():
         b.next(mm, [previous, t])
         add = b.node("AddBackward0", module=name)
         b.next(add, [mm, b.accumulate(bias)])
-        out = b.tensor(f"{name}_out", [4, shape[0]], "nonleaf", grad_fn=add, module=name)
-        layers.append(out)
+        b.tensor(f"{name}_out", [4, shape[0]], "nonleaf", grad_fn=add, module=name)
         previous = add
         if name == "fc1":
             relu = b.node("ReluBackward0", saved=[("result", None, False)])

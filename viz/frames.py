@@ -151,6 +151,9 @@ class _Graph:
                 self.variable[source] = edge
             elif kind == "output":
                 self.grad_fn_link[target] = edge
+        self.constants = {c["id"]: c["node"] for c in snapshot.get("constants") or ()}
+        self.edges = {e["id"]: e for e in snapshot["edges"]
+                      if e["kind"] in ("next", "constant", "variable", "output")}
         for edges in self.out_edges.values():
             edges.sort(key=lambda e: e["position"] if e["position"] is not None else 0)
         self.saved = {nid: {slot["name"]: f"{nid}-s{k}" for k, slot in
@@ -394,9 +397,7 @@ class _Builder:
 
     def _everything(self):
         g = self.graph
-        return set(g.nodes) | set(g.tensors) | {e["id"] for es in g.out_edges.values()
-                                                 for e in es} | {
-            e["id"] for e in g.variable.values()} | {e["id"] for e in g.grad_fn_link.values()} | {
+        return set(g.nodes) | set(g.tensors) | set(g.constants) | set(g.edges) | {
             s for slots in g.saved.values() for s in slots.values()}
 
     def _pass_elements(self):
@@ -472,6 +473,8 @@ class _Builder:
             classes, lines = self.tensor_look(item_id, state)
         elif "-s" in item_id and item_id.split("-s")[0] in g.nodes:
             classes, lines = self.saved_look(item_id, state)
+        elif item_id in g.constants:
+            classes, lines = (["future"] if self.is_future(g.constants[item_id]) else []), []
         else:
             classes, lines = self.edge_look(item_id, state)
         flash = self.flash.get(item_id)
@@ -583,12 +586,7 @@ class _Builder:
         return classes, [("flow", self.text(ref))]
 
     def _edge(self, eid):
-        if not hasattr(self, "_edges"):
-            g = self.graph
-            self._edges = {e["id"]: e for es in g.out_edges.values() for e in es}
-            self._edges.update({e["id"]: e for e in g.variable.values()})
-            self._edges.update({e["id"]: e for e in g.grad_fn_link.values()})
-        return self._edges.get(eid)
+        return self.graph.edges.get(eid)
 
     def focus_of(self, event, state):
         if state["error"]:
@@ -608,7 +606,7 @@ class _Builder:
         return indexes
 
     def panel_rows(self, event, state, previous):
-        g, kind, rows = self.graph, event["kind"], []
+        g, rows = self.graph, []
         passes = self.passes
         if state["pass"] is not None and len(passes) > 1:
             rows.append(["pass", f"{state['api'] or 'backward'}() call {state['pass']} of "

@@ -17,7 +17,8 @@ Example:
     ...     optimizer.step(); optimizer.zero_grad()
 """
 
-import sys
+import contextlib
+import inspect
 import time
 
 from viz.data import caller_names
@@ -60,7 +61,7 @@ class LiveStepper(Stepper):
         self.blocks += 1
         due = (self.blocks - 1) % self.every == 0 and \
             time.monotonic() - self._last >= self.min_interval
-        return _Block(self, sys._getframe(1), names, due or force)
+        return _Block(self._finish, inspect.currentframe().f_back, names, due or force)
 
     def _finish(self, recording):
         self._last = time.monotonic()
@@ -69,26 +70,28 @@ class LiveStepper(Stepper):
 
 
 class _Block:
-    def __init__(self, live, frame, names, active):
-        self.live, self.frame, self.active = live, frame, active
+    """One ``with live.record():`` block: records it (if ``active``) and hands it over."""
+
+    def __init__(self, done, frame, names, active):
+        self.done, self.frame, self.active = done, frame, active
         self.names = {} if names is None else dict(names)
-        self.context = None
+        self.stack = contextlib.ExitStack()
+        self.recording = None
 
     def __enter__(self):
         if self.active:
             from minigrad.autograd.graph import record
-            self.context = record(names=self.names)
-            self.context.__enter__()
+            self.recording = self.stack.enter_context(record(names=self.names))
         return self
 
     def __exit__(self, kind, error, traceback):
-        if self.context is None:
+        if self.recording is None:
             return False
         if not self.names:
             self.names.update(caller_names(self.frame))
-        self.context.__exit__(kind, error, traceback)
+        self.stack.close()
         self.frame = None
-        self.live._finish(self.context)
+        self.done(self.recording)
         return False
 
 
@@ -200,6 +203,7 @@ def watch(namespace=None, view="forward", **draw_options):
     except ImportError:
         pass
     if namespace is None:
-        namespace = shell.user_ns if shell is not None else sys._getframe(1).f_globals
+        namespace = shell.user_ns if shell is not None else \
+            inspect.currentframe().f_back.f_globals
     watcher = Watcher(namespace, view=view, shell=shell, **draw_options)
     return watcher.start() if shell is not None else watcher

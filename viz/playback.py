@@ -169,8 +169,8 @@ def _element_ids(source, prefix):
 def _canonical(source, prefix, ids):
     """``source`` with every element id replaced by its position: equal for the same graph."""
     position = {item: f"#{k}" for k, item in enumerate(ids)}
-    pattern = re.compile(rf"(?:(?<={re.escape(prefix)}-)|(?<![\w-]))"
-                         r"[A-Za-z]\w*(?:-[A-Za-z]\w*)*(?![\w-])")
+    source = source.replace(f"{prefix}-", f"{prefix} ")
+    pattern = re.compile(r"(?<![\w-])[A-Za-z]\w*(?:-[A-Za-z]\w*)*(?![\w-])")
     return pattern.sub(lambda m: position.get(m.group(0), m.group(0)), source)
 
 
@@ -206,32 +206,18 @@ def record_target(target, gradient=None, retain_graph=None, names=None):
     from minigrad.autograd.graph import Recording, record
     if isinstance(target, Recording):
         return target
-    if is_tensor(target):
-        with _recording(record, names) as rec:
-            target.backward(gradient=gradient, retain_graph=retain_graph)
-        return rec.recording
-    if callable(target):
-        names = dict(names or {})  # read when the block ends: the callable may add to it
-        with _recording(record, names) as rec:
-            result = target()
-            if isinstance(result, dict):
-                names.update(result)
-        return rec.recording
-    raise TypeError(f"cannot step through a {type(target).__name__}: pass a Recording, a "
-                    "tensor (its backward is recorded) or a function that calls backward")
-
-
-class _recording:
-    """``with record(names)`` that keeps the recording even when the block raises."""
-
-    def __init__(self, record, names):
-        self.context = record(names={} if names is None else names)
-        self.recording = None
-
-    def __enter__(self):
-        self.recording = self.context.__enter__()
-        return self
-
-    def __exit__(self, kind, error, traceback):
-        self.context.__exit__(kind, error, traceback)
-        return kind is not None and issubclass(kind, Exception)
+    if not (is_tensor(target) or callable(target)):
+        raise TypeError(f"cannot step through a {type(target).__name__}: pass a Recording, "
+                        "a tensor (its backward is recorded) or a function that calls backward")
+    names = {} if names is None else names   # read when the block ends: it may still grow
+    with record(names=names) as rec:
+        try:
+            if is_tensor(target):
+                target.backward(gradient=gradient, retain_graph=retain_graph)
+            else:
+                result = target()
+                if isinstance(result, dict):
+                    names.update(result)
+        except Exception:  # noqa: BLE001 - the error is the recording's last frame
+            pass
+    return rec

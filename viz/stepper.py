@@ -243,11 +243,11 @@ class Stepper(widgets.VBox):
         return self.playback.still(self.event)
 
     def _repr_mimebundle_(self, **kwargs):
-        bundle = super()._repr_mimebundle_(**kwargs)
-        data = bundle[0] if isinstance(bundle, tuple) else bundle
-        data["text/plain"] = self._text()
-        data["text/html"] = self._html()
-        return bundle
+        """The widget view, plus a picture of the current frame and the events' text for
+        front ends that cannot run widgets (a static notebook viewer, a terminal)."""
+        return {"application/vnd.jupyter.widget-view+json": {
+                    "version_major": 2, "version_minor": 0, "model_id": self.model_id},
+                "text/plain": self._text(), "text/html": self._html()}
 
     def _text(self):
         if self.playback is None:

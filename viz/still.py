@@ -173,7 +173,8 @@ def _outside(rect, bounds):
 def _candidates(box):
     x, y, w, h = box[:4]
     if w == 0 and len(box) > 4:
-        return [((px, py), "c") for px, py in box[4]]
+        spots = [((px, py), "c") for px, py in box[4]]
+        return spots + [((x - 4, y), "l"), ((x + 4, y), "r")]
     if w == 0:
         return [((x, y), "c")]
     return [((x + w + GAP, y + h / 2), "r"), ((x - GAP, y + h / 2), "l"),
@@ -335,7 +336,7 @@ def _stylesheet():
 
 
 def _with_style(svg):
-    css = _stylesheet().replace("</", "<\\/")
+    css = _stylesheet().replace("]]>", "]] >")
     match = re.search(r"<svg\b[^>]*>", svg)
     end = match.end()
     opening = svg[match.start():end]
@@ -343,7 +344,7 @@ def _with_style(svg):
         opening = opening.replace("<svg", '<svg class="mgs-root mgs-still"', 1) \
             if 'class="' not in opening else opening.replace('class="', 'class="mgs-root '
                                                                'mgs-still ', 1)
-    return svg[:match.start()] + opening + f"<style>{css}</style>" + svg[end:]
+    return svg[:match.start()] + opening + f"<style><![CDATA[\n{css}]]></style>" + svg[end:]
 
 
 def _with_caption(svg, caption):

@@ -22,9 +22,12 @@ Classes: every element gets ``mg-<family> mg-<kind>`` plus one ``mg-<flag>`` per
 docs/visual-language.md lists them all (the stepper restyles elements by these).
 """
 
+import re
+
 __all__ = ["PALETTES", "palette", "item_attrs", "link_attrs", "item_classes", "link_classes",
            "FONT", "MONO_FONT"]
 
+_COLOUR = re.compile(r"#[0-9a-fA-F]{6}|[a-z]{3,20}")
 FONT = "Helvetica,Arial,sans-serif"
 MONO_FONT = "Courier New,Courier,monospace"
 
@@ -51,7 +54,7 @@ PALETTES["print"] = PALETTES["mono"]
 
 _FAMILY = {"leaf": "tensor", "constant": "tensor", "nonleaf": "tensor", "retained": "tensor",
            "stub": "tensor", "temp": "tensor", "fn": "node", "acc": "node", "graphroot": "node",
-           "op": "node", "saved": "saved", "more": "more", "module": "module",
+           "op": "node", "ref": "node", "saved": "saved", "more": "more", "module": "module",
            "legend": "legend"}
 _KIND_CLASS = {"fn": "fn", "acc": "acc", "graphroot": "graphroot", "stub": "constant mg-stub",
                "op": "op mg-fn"}
@@ -69,6 +72,10 @@ def palette(theme=None):
     if theme is None:
         return dict(PALETTES["default"])
     if isinstance(theme, dict):
+        for key, colour in theme.items():
+            if key not in PALETTES["default"] or not _COLOUR.fullmatch(str(colour)):
+                raise ValueError(f"theme entry {key!r}: {colour!r} is not a known key with a "
+                                 "colour like '#1f4e99' or 'navy'")
         return {**PALETTES["default"], **theme}
     if theme not in PALETTES:
         raise ValueError(f"unknown theme {theme!r}; choose one of {sorted(PALETTES)} "
@@ -102,6 +109,8 @@ def _other_look(kind, p):
                 "color": p["leaf_line"], "peripheries": "2"},
         "graphroot": {"shape": "ellipse", "style": "filled,dotted", "fillcolor": p["paper"],
                       "color": p["ink"]},
+        "ref": {"shape": "box", "style": "rounded,filled,dashed", "fillcolor": p["acc"],
+                "color": p["leaf_line"], "fontsize": "9"},
         "saved": {"shape": "note", "style": "filled", "fillcolor": p["saved"],
                   "color": p["saved_line"]},
         "more": {"shape": "box", "style": "rounded,filled,dashed", "fillcolor": p["paper"],
@@ -125,7 +134,7 @@ def item_attrs(kind, flags, p):
     if "released" in flags:
         attrs.update(style="filled,dashed", fillcolor=p["paper"], color=p["faint"],
                      fontcolor=p["faint"])
-    if "ran" in flags:
+    if "ran" in flags and "current" not in flags:
         attrs.update(fillcolor=p["ran"], fontcolor=p["muted"], color=p["faint"])
     if "highlight" in flags or "current" in flags:
         attrs.update(color=p["highlight"], penwidth="4")

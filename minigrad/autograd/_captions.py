@@ -224,13 +224,15 @@ class Captioner:
         return f"The recording stops here: {event['reason']}."
 
     def _module_call(self, event):
-        module = f"module {event.get('name')} ({event.get('module')})"
-        if event.get("phase") == "exit":
-            outputs = [self.tensor(t) for t in (event.get("outputs") or [])
-                       if isinstance(t, str) and t in self.snapshot]
-            made = f": it returns {_join(outputs)}" if outputs else ""
-            return f"Forward: {module} is done{made}."
-        return f"Forward: {module} is called."
+        name, kind = event.get("name"), event.get("module")
+        module = f"module {name} ({kind})" if name and name != kind else f"a {kind} module"
+        if event.get("phase") != "exit":
+            return f"Forward: {module} is called."
+        outputs = event.get("outputs")
+        outputs = [outputs] if isinstance(outputs, str) else list(outputs or ())
+        named = [self.tensor(t) for t in outputs if isinstance(t, str) and t in self.snapshot]
+        return f"Forward: {module} returns {_join(named)}." if named else \
+            f"Forward: {module} has finished."
 
     def _other(self, event):
         return f"Event {event['kind'].replace('_', ' ')}."

@@ -1,9 +1,9 @@
 """The observer behind ``record()``: turns each live event into plain data at once.
 
 Tensors and nodes become ids, hooks their names, exceptions their type and message, gradient
-tensors references into a ``ValueTable``. Each node seen is remembered by a weak reference and
-by what never changes about it (its structure), so that the final snapshot can describe nodes
-that died before the recording ended. Nothing here keeps a tensor or a node alive.
+tensors references into a ``ValueTable``. Each node seen is remembered by what never changes
+about it (its structure), so that the final snapshot can describe nodes that died before the
+recording ended. Nothing here keeps a tensor or a node alive.
 """
 
 import warnings
@@ -13,7 +13,7 @@ from minigrad.autograd import observe
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
-from minigrad.autograd.snapshot import STRUCTURE_KEYS, node_structure
+from minigrad.autograd.snapshot import STRUCTURE_KEYS
 
 __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
            "structure_info", "structure_edges"]
@@ -22,6 +22,15 @@ __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of
 VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "grads_out",
                           "grad_inputs", "grad_outputs", "result", "before", "after", "total"})
 _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
+
+# The keys of the events stored as tuples (see EventCollector._node_ready).
+COMPACT = {
+    "node_ready": ("kind", "i", "pass", "node", "queue"),
+    "node_started": ("kind", "i", "pass", "node", "grads", "queue"),
+    "node_ran": ("kind", "i", "pass", "node", "grads_in", "grads_out"),
+    "grad_summed": ("kind", "i", "pass", "node", "index", "sender", "grad", "total", "pending"),
+    "saved_released": ("kind", "i", "pass", "node", "names"),
+}
 
 
 class RecordingTruncated(UserWarning):
@@ -41,10 +50,10 @@ class EventCollector:
         self.events = []
         self.max_events, self.max_bytes = max_events, max_bytes
         self.nbytes = 0
+        self._next_check = 0  # the caps are checked at the first event
         self.truncated = False
         self.passes = {}          # engine pass id -> number of the pass in this recording
         self.structures = {}      # node id -> structure_of(node) for every node seen
-        self.node_refs = {}       # node id -> weak reference to the node
         self.released = {}        # node id -> names of its saved tensors released
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
@@ -54,14 +63,24 @@ class EventCollector:
         if self.truncated:
             return
         fast = self._fast.get(kind)
-        event = fast(self, fields) if fast is not None else self._convert_event(kind, fields)
         events = self.events
-        events.append(event)
-        self.nbytes += 200 + 8 * len(event.get("queue", ()))
-        if len(events) >= self.max_events or self.nbytes + self.values.nbytes >= self.max_bytes:
-            self.stop(f"the recording reached its cap ({len(events)} events, about "
+        events.append(fast(self, fields) if fast is not None else
+                      self._convert_event(kind, fields))
+        if len(events) >= self._next_check:
+            self._check_caps()
+
+    def _check_caps(self):
+        """Every few hundred events: stop when a cap is reached."""
+        count = len(self.events)
+        self.nbytes = 240 * count  # an event with its small tuples, roughly
+        if count >= self.max_events or self.nbytes + self.values.nbytes >= self.max_bytes:
+            self.stop(f"the recording reached its cap ({count} events, about "
                       f"{(self.nbytes + self.values.nbytes) // 2**20} MiB; max_events="
                       f"{self.max_events}, max_bytes={self.max_bytes})")
+        # An event adds at most about 1.5 kB (with new small values): look again before the
+        # byte cap can be passed, and at least every 256 events.
+        room = (self.max_bytes - self.nbytes - self.values.nbytes) // 1500
+        self._next_check = min(count + max(1, min(256, room)), self.max_events)
 
     def _convert_event(self, kind, fields):
         """Any event: each field converted by its name (see ``_convert``)."""
@@ -74,37 +93,48 @@ class EventCollector:
             extra(event, fields)
         return canonical(event)
 
-    # The frequent events, converted without the generic machinery (same result).
+    # The frequent events, converted without the generic machinery. They are stored as
+    # tuples ``(kind, i, pass, *fields in COMPACT[kind] order)``: a tuple of plain values
+    # soon leaves the garbage collector's watch, a dict only at a full collection, and a
+    # hundred thousand watched dicts make those collections frequent. ``events()`` turns
+    # them into dicts.
     def _node_ready(self, f):
         nid = self._nid
-        return {"i": len(self.events), "kind": "node_ready", "pass": self.passes.get(f["pass_id"]),
-                "node": nid(f["node"]), "queue": tuple([nid(n) for n in f["queue"]])}
+        return ("node_ready", len(self.events), self.passes.get(f["pass_id"]), nid(f["node"]),
+                tuple(map(nid, f["queue"])))
 
     def _node_started(self, f):
         nid, add = self._nid, self.values.add
-        return {"i": len(self.events), "kind": "node_started",
-                "pass": self.passes.get(f["pass_id"]), "node": nid(f["node"]),
-                "grads": tuple([add(g) for g in f["grads"]]),
-                "queue": tuple([nid(n) for n in f["queue"]])}
+        return ("node_started", len(self.events), self.passes.get(f["pass_id"]),
+                nid(f["node"]), tuple(map(add, f["grads"])), tuple(map(nid, f["queue"])))
 
     def _node_ran(self, f):
         add = self.values.add
-        return {"i": len(self.events), "kind": "node_ran", "pass": self.passes.get(f["pass_id"]),
-                "node": self._nid(f["node"]), "grads_in": tuple([add(g) for g in f["grads_in"]]),
-                "grads_out": tuple([add(g) for g in f["grads_out"]])}
+        return ("node_ran", len(self.events), self.passes.get(f["pass_id"]),
+                self._nid(f["node"]), tuple(map(add, f["grads_in"])),
+                tuple(map(add, f["grads_out"])))
 
     def _grad_summed(self, f):
         add, nid = self.values.add, self._nid
-        return {"i": len(self.events), "kind": "grad_summed",
-                "pass": self.passes.get(f["pass_id"]), "node": nid(f["node"]),
-                "index": f["index"], "sender": nid(f["sender"]), "grad": add(f["grad"]),
-                "total": add(f["total"]), "pending": f["pending"]}
+        return ("grad_summed", len(self.events), self.passes.get(f["pass_id"]), nid(f["node"]),
+                f["index"], nid(f["sender"]), add(f["grad"]), add(f["total"]), f["pending"])
 
     def _saved_released(self, f):
         nid = self._nid(f["node"])
         names = self.released[nid] = tuple(f["names"])
-        return {"i": len(self.events), "kind": "saved_released",
-                "pass": self.passes.get(f["pass_id"]), "node": nid, "names": names}
+        return ("saved_released", len(self.events), self.passes.get(f["pass_id"]), nid, names)
+
+    def plain_events(self):
+        """The events as dicts (each tuple-stored event becomes one, once)."""
+        events = self.events
+        for i, event in enumerate(events):
+            if type(event) is tuple:
+                keys = COMPACT[event[0]]
+                plain = {"i": event[1], "kind": event[0], "pass": event[2]}
+                for k in range(3, len(keys)):
+                    plain[keys[k]] = event[k]
+                events[i] = plain
+        return events
 
     def _dependencies(self, f):
         counts, needed, grads = {}, None, {}
@@ -211,8 +241,7 @@ class EventCollector:
             cid = node_id(current)
             if cid in self.structures:
                 continue
-            self.structures[cid] = structure_of(current)
-            self.node_refs[cid] = weakref.ref(current)
+            self.structures[cid] = structure_of(current, cid)
             if type(current) is AccumulateGrad:
                 self.tensor(current.variable)
             stack.extend(n for n, _ in current.next_functions if n is not None)
@@ -243,14 +272,17 @@ class EventCollector:
         event["message"] = str(fields["message"])
 
 
-def structure_of(node):
-    """What never changes about a node, kept in case it dies before the recording ends.
+def structure_of(node, nid):
+    """What never changes about node ``nid``, kept in case it dies before the recording ends.
 
     A tuple ``(info, next, saved_names)`` of plain values only (so that the garbage collector
-    soon stops watching it): ``info`` holds the values of ``node_structure(node)``, ``next``
-    the ``(target id, input_nr)`` of each edge.
+    soon stops watching it): ``info`` holds the values of ``node_structure(node)`` in the
+    order of ``STRUCTURE_KEYS``, ``next`` the ``(target id, input_nr)`` of each edge.
     """
-    return (tuple(node_structure(node).values()),
+    cls = type(node)
+    variable = tensor_id(node.variable) if cls is AccumulateGrad else None
+    kind = "accumulate" if cls is AccumulateGrad else ("root" if cls is GraphRoot else "function")
+    return ((nid, cls.__name__, kind, node._seq, variable, len(node._output_meta)),
             tuple([(None if child is None else node_id(child), input_nr)
                    for child, input_nr in node.next_functions]),
             tuple(node._saved_names()) if node._saved else ())

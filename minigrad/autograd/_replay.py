@@ -22,7 +22,8 @@ class _Pass:
     """The state of one backward pass."""
 
     __slots__ = ("number", "api", "roots", "node", "inputs", "ran", "skipped", "pending",
-                 "ready", "buffers", "captured", "finished", "error", "outputs", "sends")
+                 "ready", "buffers", "captured", "finished", "error", "outputs", "sends",
+                 "start_grads")
 
     def __init__(self, number, api=None, roots=()):
         self.number, self.api, self.roots = number, api, list(roots)
@@ -37,6 +38,7 @@ class _Pass:
         self.error = None
         self.outputs = None       # (node, value refs) the running node will send
         self.sends = None         # [(target, input_nr, ref)] not delivered yet
+        self.start_grads = {}     # tensor id -> .grad when the pass started
 
     def copy(self):
         other = _Pass(self.number, self.api, self.roots)
@@ -48,6 +50,7 @@ class _Pass:
         other.buffers = {k: list(v) for k, v in self.buffers.items()}
         other.outputs = self.outputs
         other.sends = None if self.sends is None else list(self.sends)
+        other.start_grads = self.start_grads  # never changed after the pass started
         return other
 
 
@@ -148,7 +151,8 @@ class Replayer:
 
     def _on_dependencies(self, state, p, event):
         p.pending = {n: c for n, c in event["counts"].items()}
-        state.grads.update(event.get("tensor_grads") or {})
+        p.start_grads = dict(event.get("tensor_grads") or {})
+        state.grads.update(p.start_grads)
 
     def _on_node_ready(self, state, p, event):
         node = event["node"]
@@ -210,6 +214,8 @@ class Replayer:
     def _on_error(self, state, p, event):
         p.error = {"node": event["node"], "type": event["error"], "message": event["message"]}
         p.finished, p.sends, p.outputs = True, None, None
+        # NB: minigrad undoes a failed pass: every .grad it wrote is restored.
+        state.grads.update(p.start_grads)
 
     def _on_backward_finished(self, state, p, event):
         self._deliver_all(p)

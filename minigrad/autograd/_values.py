@@ -81,42 +81,56 @@ class ValueTable:
     """Stores each distinct Value once; ``add(array)`` returns its index in ``values``.
 
     Small arrays are deduplicated by content (dtype, shape and bytes), large ones by their
-    summary, so a gradient that flows unchanged through ten events is stored once. The
-    Values are ``canonical`` (tuples, not lists).
+    summary, so a gradient that flows unchanged through ten events is stored once. While
+    recording, a small array is kept as its bytes (a copy, not a live object) and becomes a
+    Value when ``values`` is first read; a large one is summarised at once. The Values are
+    ``canonical`` (tuples, not lists).
     """
 
     def __init__(self, full_limit=FULL_LIMIT):
         self.full_limit = full_limit
-        self.values = []
         self.nbytes = 0          # a rough estimate of the memory the Values take
+        self._entries = []       # (dtype, shape, bytes) of a small array, or a Value
         self._index = {}
+        self._done = 0           # entries [0, _done) are Values already
 
     def add(self, tensor):
         """The reference of ``tensor``'s current value (``None`` for ``None``)."""
         if tensor is None:
             return None
-        array = getattr(tensor, "_data", tensor)
+        try:
+            array = tensor._data
+        except AttributeError:  # an ndarray
+            array = tensor
         if array.size <= self.full_limit:
             key = (array.dtype, array.shape, array.tobytes())
             ref = self._index.get(key)
             if ref is None:
-                value = value_of(array, self.full_limit)
-                value["shape"] = tuple(value["shape"])
-                data = value["data"]
-                if type(data) is list:
-                    value["data"] = tuple(data) if array.ndim == 1 else canonical(data)
-                ref = self._store(key, value, 80 + 32 * array.size)
+                ref = self._index[key] = len(self._entries)
+                self._entries.append(key)
+                self.nbytes += 100 + array.nbytes
             return ref
         value = canonical(value_of(array, self.full_limit))
         key = (value["dtype"], array.shape, tuple(value["summary"].values()))
         ref = self._index.get(key)
-        return self._store(key, value, 200) if ref is None else ref
-
-    def _store(self, key, value, size):
-        ref = self._index[key] = len(self.values)
-        self.values.append(value)
-        self.nbytes += size
+        if ref is None:
+            ref = self._index[key] = len(self._entries)
+            self._entries.append(value)
+            self.nbytes += 300
         return ref
+
+    @property
+    def values(self):
+        """The list of Values (converting what was recorded since the last call)."""
+        entries = self._entries
+        for i in range(self._done, len(entries)):
+            entry = entries[i]
+            if type(entry) is tuple:
+                dtype, shape, data = entry
+                entries[i] = canonical(value_of(np.frombuffer(data, dtype).reshape(shape),
+                                                self.full_limit))
+        self._done = len(entries)
+        return entries
 
 
 def value_to_array(value):

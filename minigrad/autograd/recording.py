@@ -18,7 +18,7 @@ from minigrad.autograd._events import (
     structure_info,
 )
 from minigrad.autograd._replay import Replayer
-from minigrad.autograd._values import FULL_LIMIT, canonical, freeze, thaw
+from minigrad.autograd._values import FULL_LIMIT, ValueTable, canonical, freeze, thaw
 from minigrad.autograd.snapshot import GraphBuilder, Snapshot
 
 __all__ = ["record", "Recording", "RecordingTruncated", "FORMAT"]
@@ -33,7 +33,9 @@ def record(names=None, full_limit=FULL_LIMIT, max_events=1_000_000, max_bytes=25
         names: a dict name → tensor (or ``nn.Module``) for display names. By default the local
             variables of the code running the ``with`` block are used, so the tensors get
             the names the student gave them. The dict is read when the block ends, so it may
-            be filled inside the block.
+            be filled inside the block. (Before Python 3.13, reading a function's local
+            variables leaves the frame holding them, as ``locals()`` does, until the function
+            returns; pass ``names={}`` to avoid it.)
         full_limit: tensors with at most this many elements are stored in full, larger ones
             as a summary.
         max_events, max_bytes: caps. When one is reached, recording stops with a
@@ -85,8 +87,13 @@ class Recording:
     def values(self):
         """The Value table that events refer to by index (read-only)."""
         if self._frozen_values is None:
-            self._frozen_values = freeze(self._values)
+            self._frozen_values = freeze(self._plain_values())
         return self._frozen_values
+
+    def _plain_values(self):
+        if isinstance(self._values, ValueTable):  # recorded as bytes: made Values on first use
+            self._values = self._values.values
+        return self._values
 
     # ----------------------------------------------------------------- recording
     def __enter__(self):
@@ -102,8 +109,8 @@ class Recording:
         if names is None:
             names = sys._getframe(1).f_locals
         snap = Snapshot(_final_snapshot(collector, names))
-        self._load({"format": FORMAT, "snapshot": snap, "events": collector.events,
-                    "values": collector.values.values, "truncated": collector.truncated,
+        self._load({"format": FORMAT, "snapshot": snap, "events": collector.plain_events(),
+                    "values": collector.values, "truncated": collector.truncated,
                     "limits": {"full_limit": collector.values.full_limit,
                                "max_events": collector.max_events,
                                "max_bytes": collector.max_bytes}})
@@ -113,7 +120,9 @@ class Recording:
         snapshot = data["snapshot"]
         self.snapshot = snapshot if isinstance(snapshot, Snapshot) else \
             Snapshot.from_dict(snapshot)
-        self._events, self._values = list(data["events"]), list(data["values"])
+        values = data["values"]
+        self._events = list(data["events"])
+        self._values = values if isinstance(values, ValueTable) else list(values)
         self._frozen_events = self._frozen_values = None
         self.truncated = bool(data.get("truncated", False))
         self.limits = dict(data.get("limits", {}))
@@ -126,7 +135,7 @@ class Recording:
                                    "`with record()` block")
             plain = self.snapshot._plain
             edges = _edges_by_node(plain)
-            values = self._values  # frames share these plain Values: read-only
+            values = self._plain_values()  # frames share these plain Values: read-only
             captioner = Captioner(self._events, values, self.snapshot._index(), edges)
             structure = {n["id"]: (n["num_inputs"], edges.get(n["id"], []))
                          for n in plain["nodes"]}
@@ -149,7 +158,9 @@ class Recording:
 
         Example:
             >>> rec.state_at(5)["caption"]
-            'MulBackward0 runs: it receives [1., 1.] and sends [2., 4.] to x's AccumulateGrad.'
+            'SumBackward0 is taken from the queue with gradient 1.'
+            >>> rec.snapshot[rec.state_at(5)["node"]]["name"]
+            'SumBackward0'
         """
         return self._ready().state_at(i)
 
@@ -180,7 +191,7 @@ class Recording:
     def to_dict(self):
         self._ready()
         return {"format": FORMAT, "snapshot": self.snapshot.to_dict(),
-                "events": thaw(self._events), "values": thaw(self._values),
+                "events": thaw(self._events), "values": thaw(self._plain_values()),
                 "truncated": self.truncated, "limits": dict(self.limits)}
 
     def to_json(self, indent=None):
@@ -230,10 +241,7 @@ def _final_snapshot(collector, names):
         if tensor is not None:
             builder.add_tensor(tensor)
     builder.walk()
-    for ref in collector.node_refs.values():
-        node = ref()
-        if node is not None:
-            builder.add_node(node)
+    # A node the tensors alive now do not lead to is described from what was seen of it.
     for nid, structure in collector.structures.items():
         if nid not in builder.nodes:
             _add_ghost(builder, structure, collector.released.get(nid, ()))

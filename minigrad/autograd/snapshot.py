@@ -41,8 +41,8 @@ def snapshot(*roots, names=None, full_limit=FULL_LIMIT):
         >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
         >>> y = (x * 3).sum()
         >>> snap = snapshot(y, names=locals())
-        >>> [t["name"] for t in snap.tensors]
-        ['y', 'x']
+        >>> [t["name"] for t in snap.tensors]  # 3. is the constant MulBackward0 saved
+        ['y', '3.', 'x']
         >>> [n["name"] for n in snap.nodes]
         ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
     """

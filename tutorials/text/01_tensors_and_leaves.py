@@ -13,6 +13,7 @@
 # %%
 import minigrad as torch
 import viz
+from minigrad.autograd.graph import record
 from _checks import check
 
 # %% [markdown]
@@ -71,8 +72,8 @@ viz.draw([b, d], view="forward")
 # enough to put the whole expression on the graph:
 
 # %%
-e = torch.sin(a * c)          # a tracks, c does not
-print(e.requires_grad, e.grad_fn)
+s = torch.sin(a * c)          # a tracks, c does not
+print(s.requires_grad, s.grad_fn)
 
 # %% [markdown]
 # ## Who receives a gradient?
@@ -87,6 +88,21 @@ print("c.grad =", c.grad)
 
 # %%
 viz.draw(b, view="forward", grads=True)
+
+# %% [markdown]
+# Watch a gradient travel. Here one factor is tracked and one is a constant. Press ▶ (or step
+# with *next*): the engine starts at `e`, `MulBackward0` sends a gradient towards `a`'s
+# AccumulateGrad, which writes `a.grad` — and nothing goes to the constant `c`, drawn as a
+# dashed stub.
+
+# %% tags=["export"]
+with record() as rec:
+    a = torch.tensor([3.0], requires_grad=True)
+    c = torch.tensor([5.0])
+    e = a * c
+    e.backward()
+
+viz.Stepper(rec)
 
 # %% [markdown]
 # Asking a non-leaf for its `.grad` gives `None` *and a warning* that tells you how to keep it

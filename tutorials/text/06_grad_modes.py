@@ -80,16 +80,23 @@ print(z.requires_grad, torch.is_grad_enabled())
 # ## `detach()`: cut one tensor out of the graph
 #
 # `t.detach()` returns a tensor with the same data but no history. Everything computed from it
-# sees a constant. Here `x` enters the loss twice, once detached: the picture shows the
-# detached path ending in a dashed constant stub, so only the second path sends a gradient to `x`.
+# sees a constant. Here `x` enters the loss twice, once detached. Step through the backward
+# pass: the detached path ends in a dashed constant stub, so only the second path sends a
+# gradient to `x`.
+
+# %% tags=["export"]
+from minigrad.autograd.graph import record
+
+with record() as rec:
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x_detached = x.detach()
+    total = (x_detached * w + x).sum()
+    total.backward()
+
+viz.Stepper(rec, granularity="node")
 
 # %%
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-x_detached = x.detach()
-total = (x_detached * w + x).sum()
-total.backward()
 print("x.grad =", x.grad, "  (only the '+ x' path counts)")
-viz.draw(total)
 
 # %% [markdown]
 # `detach()` does not copy: the data is shared. Change one in place and the other changes too.

@@ -88,30 +88,24 @@ viz.Stepper(rec, granularity="node")
 #
 # ## A live graph while training
 #
-# `stepper.load(...)` replaces what a stepper shows, in place. Below, the stepper is shown
-# once, and every 20 steps the loop records one step and loads it. The graph keeps its shape —
-# the same operations run every step — while the numbers in it change. (Scroll to the last
-# frame to see the newest gradients.)
+# A `viz.LiveStepper` is a stepper that refills itself: it is shown once, and each
+# `with live.record():` block replaces what it shows, in place. With `every=20` it records one
+# step in twenty; the other steps run at full speed. Watch it while the loop runs: the graph
+# keeps its shape — the same operations run every step — while the numbers in it change.
 
 # %%
-live = viz.Stepper(rec, granularity="node")
+live = viz.LiveStepper(every=20, granularity="node")
 live
 
 # %%
-for step in range(1, 201):
-    if step % 20 == 0:
-        with record() as rec:
-            optimizer.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-        live.load(rec)
-        optimizer.step()
-        print(f"step {step:3d}   loss {loss.item():.3f}")
-    else:
-        optimizer.zero_grad()
+for step in range(200):
+    optimizer.zero_grad()
+    with live.record():
         loss = loss_fn(model(x), y)
         loss.backward()
-        optimizer.step()
+    optimizer.step()
+    if step % 20 == 0:
+        print(f"step {step:3d}   loss {loss.item():.3f}")
 
 # %%
 with torch.no_grad():

@@ -225,7 +225,7 @@ function render({ model, el }) {
   body.append(stage, panel);
   root.append(status, caption, body, key);
   el.append(root);
-  let view = null, queued = false;
+  let view = null, queued = false, following = false;
 
   function update() {
     if (!view) return;
@@ -244,8 +244,14 @@ function render({ model, el }) {
     caption.textContent = data.captions[event];
     caption.classList.toggle("mgs-is-error", data.kinds[event] === "error");
     fillPanel(panel, data, event);
-    keepInView(stage, view, event);
     root.dataset.event = String(event);
+    if (!following) {   // scroll at most once per animation frame, after the browser's layout
+      following = true;
+      requestAnimationFrame(() => {
+        following = false;
+        if (view) keepInView(stage, view, view.event);
+      });
+    }
   }
 
   function load() {
