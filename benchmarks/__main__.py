@@ -1,4 +1,4 @@
-"""``python -m benchmarks [--quick] [--only NAME ...]``: pin every library to one thread, then run."""
+"""``python -m benchmarks [--quick] [--only NAME ...]``: pin each library to one thread, run."""
 
 import os
 

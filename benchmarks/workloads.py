@@ -21,7 +21,7 @@ def scalar_chain(lib, n_ops):
         def run():
             x = Value(0.5)
             y = x
-            for i in range(n_ops // 2):
+            for _ in range(n_ops // 2):
                 y = y * 0.999 + 0.001
             y.backward()
         return run
@@ -29,7 +29,7 @@ def scalar_chain(lib, n_ops):
     def run():
         x = lib.tensor(0.5, requires_grad=True)
         y = x
-        for i in range(n_ops // 2):
+        for _ in range(n_ops // 2):
             y = y * 0.999 + 0.001
         y.backward()
     return run
@@ -51,8 +51,9 @@ def micrograd_mlp(lib):
     """One SGD step of a 2-16-16-1 MLP on 100 points with the hinge loss and L2 penalty."""
     data, labels = _moons()
     if lib.__name__ == "micrograd":
-        from micrograd.nn import MLP
         import random
+
+        from micrograd.nn import MLP
         random.seed(0)
         model = MLP(2, [16, 16, 1])
 

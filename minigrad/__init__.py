@@ -31,6 +31,11 @@ from minigrad._dtype import (
     uint64,
 )
 from minigrad._formatting import get_printoptions, set_printoptions
+from minigrad.autograd.anomaly_mode import (
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from minigrad.factories import (
     Generator,
     arange,

@@ -194,7 +194,9 @@ def _add_suffixes(text, suffixes, indent):
 def _prefix(t):
     from minigrad.tensor import Tensor
     cls = type(t)
-    return "tensor(" if cls is Tensor or cls.__name__ == "Parameter" else f"{cls.__name__}("
+    # A Python number wrapped as an operand is a plain tensor to the user, as in PyTorch.
+    plain = cls is Tensor or cls.__name__ in ("Parameter", "WrappedNumber")
+    return "tensor(" if plain else f"{cls.__name__}("
 
 
 def tensor_repr(t):

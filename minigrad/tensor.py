@@ -113,9 +113,15 @@ class Tensor:
         tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_hooks",
-                 "_post_acc_hooks", "_version_counter", "_base", "_accumulator", "_uid",
-                 "__weakref__", "__dict__")
+    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter",
+                 "_base", "__weakref__", "__dict__")
+
+    # Set on few tensors: class-level defaults until then, so that creating a tensor (the
+    # commonest thing minigrad does) sets only the slots above.
+    _hooks = None           # {handle id: hook} of a leaf (a non-leaf's are on its grad_fn)
+    _post_acc_hooks = None  # {handle id: hook} run after .grad is accumulated
+    _accumulator = None     # weak reference to the AccumulateGrad node of a leaf
+    _uid = None             # the id of this tensor in snapshots and recordings
 
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
 
@@ -131,18 +137,21 @@ class Tensor:
         self.grad_fn = grad_fn
         self._output_nr = output_nr
         self._grad = None
-        self._hooks = None
-        self._post_acc_hooks = None
         self._version_counter = [0]
         self._base = None
-        self._accumulator = None
-        self._uid = None
 
     @classmethod
     def _make(cls, data, requires_grad=False, grad_fn=None, output_nr=0):
         """Wrap an ndarray without copying it (the fast constructor ops use)."""
         t = object.__new__(cls)
-        t._init(data, requires_grad, grad_fn, output_nr)
+        # The body of _init, inlined: every op creates tensors through here.
+        t._data = data
+        t._requires_grad = requires_grad
+        t.grad_fn = grad_fn
+        t._output_nr = output_nr
+        t._grad = None
+        t._version_counter = [0]
+        t._base = None
         return t
 
     # ---------------------------------------------------------------- data and metadata
@@ -629,6 +638,21 @@ class Tensor:
 
     clip = clamp
 
+    def round(self, *, decimals=0):
+        return ops.round(self, decimals=decimals)
+
+    def floor(self):
+        return ops.floor(self)
+
+    def ceil(self):
+        return ops.ceil(self)
+
+    def trunc(self):
+        return ops.trunc(self)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        return ops.norm(self, p, dim, keepdim)
+
     def matmul(self, other):
         return ops.matmul(self, other)
 
@@ -711,13 +735,15 @@ class Tensor:
     def t(self):
         return ops.t(self)
 
+    swapaxes = swapdims = transpose
+
     @property
     def T(self):
-        return ops.permute(self, tuple(reversed(range(self.ndim))))
+        return ops.shape.numpy_t(self)
 
     @property
     def mT(self):
-        return ops.transpose(self, -2, -1)
+        return ops.shape.matrix_t(self)
 
     def permute(self, *dims):
         return ops.permute(self, *dims)
@@ -735,7 +761,7 @@ class Tensor:
         return ops.expand(self, other.shape)
 
     def contiguous(self):
-        return self
+        return ops.contiguous(self)
 
     def clone(self):
         return ops.clone(self)
@@ -757,6 +783,17 @@ class Tensor:
 
     def unflatten(self, dim, sizes):
         return ops.unflatten(self, dim, sizes)
+
+    def movedim(self, source, destination):
+        return ops.movedim(self, source, destination)
+
+    moveaxis = movedim
+
+    def select(self, dim, index):
+        return ops.select(self, dim, index)
+
+    def index_select(self, dim, index):
+        return ops.index_select(self, dim, index)
 
     def __mod__(self, other):
         return ops.remainder(self, other)
@@ -877,6 +914,36 @@ class Tensor:
 
     def abs_(self):
         return ops.abs_(self)
+
+    def sin_(self):
+        return ops.sin_(self)
+
+    def cos_(self):
+        return ops.cos_(self)
+
+    def log1p_(self):
+        return ops.log1p_(self)
+
+    def sign_(self):
+        return ops.sign_(self)
+
+    def reciprocal_(self):
+        return ops.reciprocal_(self)
+
+    def square_(self):
+        return ops.square_(self)
+
+    def round_(self, *, decimals=0):
+        return ops.round_(self, decimals=decimals)
+
+    def floor_(self):
+        return ops.floor_(self)
+
+    def ceil_(self):
+        return ops.ceil_(self)
+
+    def trunc_(self):
+        return ops.trunc_(self)
 
     def __iadd__(self, other):
         return ops.add_(self, other)

@@ -1,7 +1,6 @@
 """Op cases for ``minigrad.ops.arithmetic`` and ``minigrad.ops.pointwise``."""
 
 import numpy as np
-
 from op_registry import OpCase, shapes
 
 CASES = [
@@ -42,6 +41,29 @@ CASES = [
     OpCase("clamp", lambda lib, a: a.clamp(-1, 1), shapes((6,)), "ClampBackward1"),
     OpCase("clamp/min", lambda lib, a: a.clamp(min=0.0), shapes((6,))),
     OpCase("square", lambda lib, a: a.square(), shapes((3,)), "PowBackward0"),
+    OpCase("round", lambda lib, a: a.round(), shapes((2, 3)), "RoundBackward0", np.round),
+    OpCase("round/decimals", lambda lib, a: a.round(decimals=1), shapes((2, 3)),
+           "RoundBackward1", lambda a: np.round(a, 1)),
+    OpCase("round/negative-decimals", lambda lib, a: lib.round(a * 40, decimals=-1),
+           shapes((4,)), "RoundBackward1", lambda a: np.round(a * 40, -1)),
+    OpCase("floor", lambda lib, a: a.floor(), shapes((5,)), "FloorBackward0", np.floor),
+    OpCase("ceil", lambda lib, a: lib.ceil(a), shapes((5,)), "CeilBackward0", np.ceil),
+    OpCase("trunc", lambda lib, a: a.trunc(), shapes((5,)), "TruncBackward0", np.trunc),
+    # Python numbers: PyTorch's wrapped numbers, cast to the tensor's dtype
+    OpCase("add/alpha-number", lambda lib, a: lib.add(a, 2, alpha=3), shapes((3,)),
+           "AddBackward0", lambda a: a + 6),
+    OpCase("sub/alpha", lambda lib, a, b: a.sub(b, alpha=0.5), shapes((2, 3), (3,)),
+           "SubBackward0", lambda a, b: a - 0.5 * b),
+    OpCase("add/alpha-broadcast", lambda lib, a, b: a.add(b, alpha=-2), shapes((3,), (2, 1)),
+           "AddBackward0", lambda a, b: a - 2 * b),
+    OpCase("mul/float-number", lambda lib, a: a * 0.1, shapes((3,)), "MulBackward0",
+           lambda a: a * 0.1),
+    OpCase("div/int-number", lambda lib, a: a / 3, shapes((3,)), "DivBackward0",
+           lambda a: a / 3),
+    OpCase("remainder/number", lambda lib, a: a % 0.75, shapes((4,)), "RemainderBackward0",
+           lambda a: np.remainder(a, 0.75)),
+    OpCase("remainder/tensor", lambda lib, a, b: a % b, shapes((2, 3), (3,), positive=True),
+           "RemainderBackward1", np.remainder),
     OpCase("sum", lambda lib, a: a.sum(), shapes((2, 3)), "SumBackward0"),
     OpCase("sum/dim", lambda lib, a: a.sum(1), shapes((2, 3)), "SumBackward1"),
     OpCase("sum/dims-keepdim", lambda lib, a: a.sum((0, 2), keepdim=True), shapes((2, 3, 4)),

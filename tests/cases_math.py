@@ -112,6 +112,31 @@ REDUCTIONS = [
     OpCase("any", lambda lib, a: (a > 1.9).any(), shapes((3, 4)), check_grad=False),
 ]
 
+NORMS = [
+    OpCase("norm", lambda lib, a: a.norm(), shapes((2, 3)), "LinalgVectorNormBackward0",
+           lambda a: np.sqrt((a * a).sum())),
+    OpCase("norm/dim", lambda lib, a: a.norm(dim=1), shapes((2, 3)),
+           "LinalgVectorNormBackward0", lambda a: np.sqrt((a * a).sum(1))),
+    OpCase("norm/dims-keepdim", lambda lib, a: a.norm(2, (0, -1), True), shapes((2, 3, 4)),
+           "LinalgVectorNormBackward0"),
+    OpCase("norm/p1", lambda lib, a: a.norm(p=1, dim=0), shapes((3, 2)),
+           "LinalgVectorNormBackward0", lambda a: np.abs(a).sum(0)),
+    OpCase("norm/p3", lambda lib, a: lib.norm(a, p=3), shapes((4,)),
+           "LinalgVectorNormBackward0", lambda a: (np.abs(a) ** 3).sum() ** (1 / 3)),
+    OpCase("norm/p1.5", lambda lib, a: a.norm(p=1.5, dim=-1), shapes((2, 3)),
+           "LinalgVectorNormBackward0"),
+    OpCase("norm/p0.5", lambda lib, a: a.norm(p=0.5), shapes((3,), positive=True),
+           "LinalgVectorNormBackward0"),
+    OpCase("norm/inf", lambda lib, a: a.norm(p=float("inf"), dim=1), distinct((2, 3)),
+           "LinalgVectorNormBackward0", lambda a: np.abs(a).max(1)),
+    OpCase("norm/-inf", lambda lib, a: a.norm(p=-float("inf")), distinct((5,)),
+           "LinalgVectorNormBackward0", lambda a: np.abs(a).min()),
+    OpCase("norm/fro-dims", lambda lib, a: a.norm(p="fro", dim=(0, 1)), shapes((2, 3, 2)),
+           "LinalgVectorNormBackward0"),
+    OpCase("norm/0d", lambda lib, a: a.norm(), shapes(()), "LinalgVectorNormBackward0",
+           np.abs),
+]
+
 ACTIVATIONS = [
     OpCase("softmax/last", lambda lib, a: a.softmax(-1), shapes((3, 4)), "SoftmaxBackward0"),
     OpCase("softmax/dim0", lambda lib, a: lib.softmax(a, 0), shapes((3, 4)), "SoftmaxBackward0"),
@@ -237,4 +262,4 @@ COMPARISONS = [
            "MinimumBackward0", grad_args=(1,)),
 ]
 
-CASES = REDUCTIONS + ACTIVATIONS + LINALG + COMPARISONS
+CASES = REDUCTIONS + NORMS + ACTIVATIONS + LINALG + COMPARISONS

@@ -24,4 +24,4 @@ def _restore_grad_mode():
     from minigrad.grad_mode import state
     yield
     state.grad_enabled, state.inference = True, False
-    anomaly_mode.enabled = False
+    anomaly_mode.enabled, anomaly_mode.check_nan = False, True

@@ -7,9 +7,7 @@ Modules ``tests/cases_*.py`` each define ``CASES`` (a list of ``OpCase``).
 """
 
 import dataclasses
-from typing import Callable, Optional
-
-import numpy as np
+from collections.abc import Callable
 
 
 @dataclasses.dataclass
@@ -17,9 +15,9 @@ class OpCase:
     name: str                                  # test id, e.g. "mul/broadcast"
     fn: Callable                               # fn(lib, *tensors) -> tensor
     make: Callable                             # make(rng) -> list of float64 arrays
-    node: Optional[str] = None                 # expected out.grad_fn.name(), checked vs torch too
-    numpy: Optional[Callable] = None           # numpy(*arrays) -> array, the forward reference
-    grad_args: Optional[tuple] = None          # which inputs require grad (default: all)
+    node: str | None = None                    # expected out.grad_fn.name(), checked vs torch too
+    numpy: Callable | None = None              # numpy(*arrays) -> array, the forward reference
+    grad_args: tuple | None = None             # which inputs require grad (default: all)
     check_grad: bool = True                    # False for ops that are not differentiable
     second_order: bool = True                  # also check gradients of gradients
 
@@ -35,8 +33,8 @@ def shapes(*shape_list, low=-2.0, high=2.0, positive=False):
 
 def all_cases():
     import importlib
-    import pkgutil
     import pathlib
+    import pkgutil
     here = pathlib.Path(__file__).parent
     cases = []
     for info in pkgutil.iter_modules([str(here)]):

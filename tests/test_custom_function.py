@@ -55,68 +55,114 @@ def test_wrong_number_of_gradients(torch):
     assert messages[0] == messages[1]
 
 
+def _wrong_shape(lib):
+    class Bad(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return lib.ones(5)
+    return Bad
+
+
 def test_wrong_gradient_shape(torch):
     messages = []
     for lib in (minigrad, torch):
-        class Bad(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                return x * 2
-
-            @staticmethod
-            def backward(ctx, grad):
-                return lib.ones(5)
-
         x = lib.tensor([1.0, 2.0], requires_grad=True)
         with pytest.raises(RuntimeError) as info:
-            Bad.apply(x).sum().backward()
+            _wrong_shape(lib).apply(x).sum().backward()
         messages.append(str(info.value))
     assert messages[0] == messages[1]
+
+
+def _returning(lib, value):
+    """A Function of ``(x, y, k)`` whose backward returns ``value(grad)``."""
+    class Returning(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y, k):
+            return x * y * k
+
+        @staticmethod
+        def backward(ctx, grad):
+            return value(grad)
+    return Returning
+
+
+BAD_RETURNS = {
+    "ellipsis": lambda g: ...,
+    "number": lambda g: (g, 3.0, None),
+    "list": lambda g: [g, g, None],
+    "string": lambda g: "grad",
+    "for a number input": lambda g: (g, g, 5),
+    "ellipsis for a constant": lambda g: (g, ..., None),
+}
+
+
+@pytest.mark.parametrize("case", BAD_RETURNS, ids=list(BAD_RETURNS))
+def test_backward_returning_a_non_tensor_is_torchs_error(torch, case):
+    messages = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = lib.tensor([3.0, 4.0], requires_grad=case != "ellipsis for a constant")
+        out = _returning(lib, BAD_RETURNS[case]).apply(x, y, 2)
+        with pytest.raises(RuntimeError) as info:
+            out.sum().backward()
+        messages.append(str(info.value))
+        assert x.grad is None
+    assert messages[0] == messages[1]
+
+
+def _two_outputs(lib, seen):
+    """``x ↦ (2x, 3x)`` with the second output non-differentiable; backward logs its grad."""
+    class Two(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            a, b = x * 2, x * 3
+            ctx.mark_non_differentiable(b)
+            return a, b
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            seen.append(gb.tolist())
+            return ga * 2
+    return Two
 
 
 def test_non_differentiable_and_materialized_grads(torch):
     results = []
     for lib in (minigrad, torch):
         seen = []
-
-        class Two(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                a, b = x * 2, x * 3
-                ctx.mark_non_differentiable(b)
-                return a, b
-
-            @staticmethod
-            def backward(ctx, ga, gb):
-                seen.append(gb.tolist())
-                return ga * 2
-
         x = lib.tensor([1.0, 2.0], requires_grad=True)
-        a, b = Two.apply(x)
+        a, b = _two_outputs(lib, seen).apply(x)
         a.sum().backward()
         results.append((a.requires_grad, b.requires_grad, b.grad_fn is None, seen,
                         x.grad.tolist()))
     assert results[0] == results[1]
 
 
+def _pair_without_materializing(lib, seen):
+    """``x ↦ (2x, 3x)`` with ``set_materialize_grads(False)``; backward logs ``gb is None``."""
+    class Pair(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x * 2, x * 3
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            seen.append(gb is None)
+            return ga * 2
+    return Pair
+
+
 def test_set_materialize_grads_false_passes_none(torch):
     results = []
     for lib in (minigrad, torch):
         seen = []
-
-        class Pair(lib.autograd.Function):
-            @staticmethod
-            def forward(ctx, x):
-                ctx.set_materialize_grads(False)
-                return x * 2, x * 3
-
-            @staticmethod
-            def backward(ctx, ga, gb):
-                seen.append(gb is None)
-                return ga * 2
-
         x = lib.tensor([1.0], requires_grad=True)
-        first, _ = Pair.apply(x)
+        first, _ = _pair_without_materializing(lib, seen).apply(x)
         first.sum().backward()
         results.append((seen, x.grad.tolist()))
     assert results[0] == results[1]

@@ -269,3 +269,39 @@ def test_graph_root_node_for_several_roots():
         observe.remove_observer(observer)
     assert seen == ["minigrad::autograd::GraphRoot"]
     assert x.grad.item() == 5.0
+
+
+# ----------------------------------------------------------------------------- inputs=
+def unneeded_edges(lib):
+    """What post-hooks see on edges that lead to none of ``inputs``: None from a built-in node,
+    the computed gradient from a custom Function (whose backward is not told), as in PyTorch."""
+
+    class Scale(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            return x * w
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 3, grad * 5
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([3.0, 4.0], requires_grad=True)
+    log = []
+
+    def post_hook(grad_inputs, grad_outputs):
+        log.append([None if g is None else g.tolist() for g in grad_inputs])
+
+    for out in ((x * w).sum(), Scale.apply(x, w).sum()):
+        out.grad_fn.next_functions[0][0].register_hook(post_hook)
+        out.backward(inputs=[w], retain_graph=True)
+        lib.autograd.grad(out, [x])
+    return log, x.grad, w.grad.tolist()
+
+
+@pytest.mark.torch
+def test_built_in_nodes_send_none_where_inputs_are_not_reached(torch):
+    log, x_grad, w_grad = unneeded_edges(minigrad)
+    assert (log, x_grad, w_grad) == unneeded_edges(torch)
+    assert log == [[None, [1.0, 2.0]], [[3.0, 4.0], None],  # MulBackward0
+                   [[3.0, 3.0], [5.0, 5.0]], [[3.0, 3.0], [5.0, 5.0]]]  # ScaleBackward

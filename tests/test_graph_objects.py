@@ -335,39 +335,52 @@ def test_graph_node_is_the_public_type(torch):
     assert isinstance((x * 2).grad_fn.next_functions[0][0], minigrad.autograd.graph.Node)
 
 
-# ---------------------------------------------------------------- known gaps in the ops
-# Strict xfails: each flips to a failure once the op is fixed, so the mark gets removed.
+# ---------------------------------------------------------------- saved values PyTorch shows
 
 def _saved_repr(lib, expr, attr):
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     return repr(getattr(expr(x).grad_fn, attr)).replace("torch.", "minigrad.")
 
 
-SAVED_GAPS = {
-    "sizes is a tuple": (lambda x: x.sum(), "_saved_self_sym_sizes",
-                         "ops: SumBackward0._saved_self_sym_sizes is a Size, PyTorch's a tuple"),
-    "python scalar": (lambda x: x * 2, "_saved_other",
-                      "ops: a Python scalar is saved as WrappedNumber, PyTorch shows a 0-d tensor"),
-    "alpha": (lambda x: x + 2, "_saved_alpha",
-              "ops: AddBackward0/SubBackward0 do not expose _saved_alpha"),
+SAVED_LOOKS = {
+    "sizes is a tuple": (lambda x: x.sum(), "_saved_self_sym_sizes"),
+    "sizes of mean(dim)": (lambda x: x.mean(0), "_saved_self_sym_sizes"),
+    "sizes of view": (lambda x: x.view(2, 1), "_saved_self_sym_sizes"),
+    "python int": (lambda x: x * 2, "_saved_other"),
+    "python float": (lambda x: x * 2.5, "_saved_other"),
+    "python bool": (lambda x: x * True, "_saved_other"),
+    "divisor": (lambda x: x / 4, "_saved_other"),
+    "in-place": (lambda x: (x * 1).mul_(3), "_saved_other"),
+    "rdiv": (lambda x: 2 / x, "_saved_other"),
+    "alpha": (lambda x: x + 2, "_saved_alpha"),
+    "alpha of sub": (lambda x: x - x, "_saved_alpha"),
+    "explicit alpha": (lambda x: x.add(x, alpha=0.5), "_saved_alpha"),
+    "alpha of sub_": (lambda x: (x * 1).sub_(2, alpha=3), "_saved_alpha"),
+    "alpha of rsub": (lambda x: 2 - x, "_saved_alpha"),
 }
 
 
-@pytest.mark.parametrize("gap", [pytest.param(name, marks=pytest.mark.xfail(strict=True,
-                                                                             reason=reason))
-                                 for name, (_, _, reason) in SAVED_GAPS.items()])
-def test_saved_value_gaps(torch, gap):
-    expr, attr, _ = SAVED_GAPS[gap]
+@pytest.mark.parametrize("case", SAVED_LOOKS, ids=list(SAVED_LOOKS))
+def test_saved_values_look_like_torchs(torch, case):
+    expr, attr = SAVED_LOOKS[case]
     assert _saved_repr(minigrad, expr, attr) == _saved_repr(torch, expr, attr)
 
 
-@pytest.mark.xfail(strict=True, reason="ops.inplace: CopyBackwards.name() lacks the "
-                                       "'minigrad::autograd::' prefix PyTorch's has")
 def test_copy_backwards_name(torch):
     def run(lib):
         x = lib.tensor([5.0], requires_grad=True)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             (x * x).backward(create_graph=True)
-        return x.grad.grad_fn.name().replace("torch::", "minigrad::")
+        node = x.grad.grad_fn
+        return type(node).__name__, node.name().replace("torch::", "minigrad::")
+    assert run(minigrad) == run(torch) == ("CopyBackwards", "minigrad::autograd::CopyBackwards")
+
+
+def test_copy_node_name_of_copy_(torch):
+    def run(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        y = lib.zeros(2).clone()
+        y.copy_(x)
+        return type(y.grad_fn).__name__, y.grad_fn.name().replace("torch::", "minigrad::")
     assert run(minigrad) == run(torch)

@@ -1,5 +1,7 @@
 """In-place ops: values, version counters, history rebasing and PyTorch's errors."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,15 @@ INPLACE = [
     ("relu_", lambda t: t.relu_()), ("exp_", lambda t: t.exp_()), ("neg_", lambda t: t.neg_()),
     ("iadd", lambda t: t.__iadd__(1)), ("isub", lambda t: t.__isub__(1)),
     ("imul", lambda t: t.__imul__(2)), ("idiv", lambda t: t.__itruediv__(2)),
+    ("add_/alpha", lambda t: t.add_(2, alpha=0.5)), ("sub_/alpha", lambda t: t.sub_(1, alpha=3)),
+    ("sin_", lambda t: t.sin_()), ("cos_", lambda t: t.cos_()),
+    ("log1p_", lambda t: t.abs_().log1p_()),
+    ("sign_", lambda t: t.sign_()), ("reciprocal_", lambda t: t.reciprocal_()),
+    ("square_", lambda t: t.square_()), ("round_", lambda t: t.round_()),
+    ("round_/decimals", lambda t: t.round_(decimals=1)), ("floor_", lambda t: t.floor_()),
+    ("ceil_", lambda t: t.ceil_()), ("trunc_", lambda t: t.trunc_()),
+    ("abs_", lambda t: t.abs_()), ("tanh_", lambda t: t.tanh_()),
+    ("sigmoid_", lambda t: t.sigmoid_()), ("sqrt_", lambda t: t.abs_().sqrt_()),
 ]
 
 
@@ -85,6 +96,10 @@ def test_inplace_allowed_under_no_grad_and_versions_shared(torch):
     assert results[0] == results[1]
 
 
+def _log_rounded(log, grad):
+    log.append(np.round(grad.numpy(), 4).tolist())
+
+
 def test_hooks_stay_on_the_old_node(torch):
     results = []
     for lib in (minigrad, torch):
@@ -92,7 +107,7 @@ def test_hooks_stay_on_the_old_node(torch):
         x = lib.tensor([1.0, 2.0], requires_grad=True)
         y = x * 2
         z = y.exp()
-        y.register_hook(lambda g: seen.append(np.round(g.numpy(), 4).tolist()))
+        y.register_hook(functools.partial(_log_rounded, seen))
         y.add_(1)
         (z.sum() + y.sum()).backward()
         results.append((seen, np.round(x.grad.numpy(), 4).tolist()))

@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from op_registry import all_cases
 
 import minigrad
-from op_registry import all_cases
 
 CASES = all_cases()
 IDS = [c.name for c in CASES]

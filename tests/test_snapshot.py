@@ -89,7 +89,7 @@ def test_edges_follow_next_functions_order_and_constants_get_stubs():
     assert snap[first_edges[1]["target"]]["variable"] == tensors["x"]["id"]
     second = muls[edges[1]["target"]]
     const_two = next(c for c in snap.constants if c["node"] == second["id"])
-    assert const_two["position"] == 1 and const_two["name"] == "2."
+    assert const_two["position"] == 1 and const_two["name"] == "2"
     variable = [e for e in snap.edges if e["kind"] == "variable"]
     assert {e["target"] for e in variable} == {tensors["x"]["id"], tensors["w"]["id"]}
     output = [e for e in snap.edges if e["kind"] == "output"]
@@ -201,7 +201,7 @@ def test_dead_intermediates_are_not_tensors_but_their_nodes_remain():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     loss = (x * 2).exp().sum()
     snap = snapshot(loss, names=locals())
-    assert {t["name"] for t in snap.tensors} == {"x", "loss", "2."}  # MulBackward0 saved 2.
+    assert {t["name"] for t in snap.tensors} == {"x", "loss", "2"}  # MulBackward0 saved 2
     assert [n["name"] for n in snap.nodes] == \
         ["SumBackward0", "ExpBackward0", "MulBackward0", "AccumulateGrad"]
     assert all(n["outputs"] == () for n in snap.nodes[1:])
@@ -293,3 +293,34 @@ def test_several_roots_and_a_leaf_root():
     assert [snap[r]["name"] for r in snap.roots] == ["a", "b", "x"]
     assert snap.named("x")["kind"] == "root" and snap.named("x")["is_leaf"]
     assert len(_nodes(snap, "AccumulateGrad")) == 1
+
+
+def test_released_saved_tensors_keep_their_ids():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    e = (x * w).exp()
+    loss = e.sum()
+    names = {"x": x, "w": w, "e": e}  # not locals(): it would keep e alive below
+    before = snapshot(loss, names=names)
+    loss.backward()
+    after = snapshot(loss, names=names)
+    for name in ("MulBackward0", "ExpBackward0"):
+        old, new = _nodes(before, name)[0]["saved"], _nodes(after, name)[0]["saved"]
+        assert [s["tensor"] for s in new] == [s["tensor"] for s in old]
+        assert all(s["tensor"] and s["released"] and s["value"] is None for s in new)
+    assert {s["tensor"] for s in _nodes(after, "MulBackward0")[0]["saved"]} == {
+        after.named("x")["id"], after.named("w")["id"]}
+    assert _nodes(after, "ExpBackward0")[0]["saved"][0]["tensor"] == after.named("e")["id"]
+    del e, names
+    gone = _nodes(snapshot(loss), "ExpBackward0")[0]["saved"][0]
+    assert gone["released"] and gone["tensor"] is None
+
+
+def test_a_node_keeps_its_module_after_its_output_died():
+    model = nn.Sequential(nn.Linear(2, 3), nn.LeakyReLU(), nn.Linear(3, 1))
+    loss = model(minigrad.ones(4, 2)).sum()
+    snap = snapshot(loss)
+    modules = {n["name"]: n["module"] for n in snap.nodes if n["name"] != "AccumulateGrad"}
+    assert modules["LeakyReluBackward0"] == "1"
+    assert sorted(n["module"] for n in _nodes(snap, "AddmmBackward0")) == ["0", "2"]
+    assert modules["SumBackward0"] is None  # made after the model returned

@@ -107,6 +107,47 @@ CASES = {
     "T": lambda m: m.tensor([[1, 2], [3, 4]]).T,
     "T-grad": lambda m: grad_leaf(m).T,
     "T-3d-shape": lambda m: m.ones(2, 3, 4).T.shape,
+    "T-3d-grad": lambda m: grad_leaf(m).unsqueeze(0).T,
+    "T-1d": lambda m: grad_leaf(m)[0].T,
+    "T-0d": lambda m: m.tensor(2.0, requires_grad=True).T,
+    "T-0d-is-not-self": lambda m: (lambda t: t.T is t)(m.tensor(2.0)),
+    "mT": lambda m: grad_leaf(m).mT,
+    "mT-3d-shape": lambda m: m.ones(2, 3, 4).mT.shape,
+    "mT-1d": lambda m: m.ones(3).mT,
+    "mT-0d-is-self": lambda m: (lambda t: t.mT is t)(m.tensor(2.0, requires_grad=True)),
+    "contiguous-is-self": lambda m: (lambda t: t.contiguous() is t)(grad_leaf(m)),
+    "contiguous-of-view-is-self": lambda m: (lambda t: t.contiguous() is t)(grad_leaf(m)[0]),
+    "contiguous-of-t": lambda m: grad_leaf(m).t().contiguous(),
+    "contiguous-of-t-flag": lambda m: grad_leaf(m).t().contiguous().is_contiguous(),
+    "swapaxes": lambda m: grad_leaf(m).swapaxes(0, 1),
+    "swapdims-negative": lambda m: grad_leaf(m).swapdims(-1, 0),
+    "movedim": lambda m: grad_leaf(m).movedim(1, 0),
+    "movedim-repeated": lambda m: m.zeros(2, 3).movedim((0, 0), (1, 0)),
+    "movedim-lengths": lambda m: m.zeros(2, 3).movedim((0,), (1, 0)),
+    "select": lambda m: grad_leaf(m).select(1, -1),
+    "select-out-of-range": lambda m: grad_leaf(m).select(0, 2),
+    "select-negative-out-of-range": lambda m: grad_leaf(m).select(-1, -4),
+    "select-0d": lambda m: m.tensor(1.0).select(0, 0),
+    "index-select": lambda m: grad_leaf(m).index_select(1, m.tensor([2, 0])),
+    "round": lambda m: m.tensor([0.5, 1.5, 2.5, -0.5, -1.25]).round(),
+    "round-decimals": lambda m: m.tensor([0.125, 1.255, -2.5]).round(decimals=2),
+    "round-int": lambda m: m.tensor([1, 2]).round(),
+    "round-int-decimals": lambda m: m.tensor([1, 2]).round(decimals=1),
+    "floor-ceil-trunc": lambda m: [f(m.tensor([-1.5, 0.5, 2.0]))
+                                   for f in (m.floor, m.ceil, m.trunc)],
+    "norm": lambda m: grad_leaf(m).norm(),
+    "norm-dim-keepdim": lambda m: grad_leaf(m).norm(dim=1, keepdim=True),
+    "norm-p1": lambda m: grad_leaf(m).norm(1),
+    "norm-inf": lambda m: grad_leaf(m).norm(float("inf"), 0),
+    "norm-0": lambda m: grad_leaf(m).norm(0),
+    "norm-function": lambda m: m.norm(grad_leaf(m), dim=0),
+    "norm-int": lambda m: m.tensor([3, 4]).norm(),
+    "norm-nuc-order": lambda m: grad_leaf(m).norm("abc"),
+    "norm-empty-inf": lambda m: m.zeros(0).norm(float("inf")),
+    "sin_": lambda m: m.tensor([0.0, 1.0]).sin_(),
+    "square_-int": lambda m: m.tensor([2, 3]).square_(),
+    "reciprocal_-int": lambda m: m.tensor([2, 3]).reciprocal_(),
+    "round_-leaf": lambda m: grad_leaf(m).round_(),
     "data": lambda m: grad_leaf(m).data,
     "data-of-non-leaf": lambda m: (grad_leaf(m) * 2).data,
     "data-flags": lambda m: (grad_leaf(m).data.requires_grad, grad_leaf(m).data.is_leaf),
@@ -192,3 +233,28 @@ def test_shape_is_a_tuple_that_prints_as_size():
     assert isinstance(s, tuple) and s == (2, 3)
     assert repr(s) == "minigrad.Size([2, 3])" and repr(s[1:]) == "minigrad.Size([3])"
     assert minigrad.Size([2, 3]).numel() == 6
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("shape", [(2, 3, 4), (3,), (), (2, 3)], ids=["3d", "1d", "0d", "2d"])
+@pytest.mark.parametrize("attribute", ["T", "mT"])
+def test_transpose_attributes_warn_as_torch(torch, shape, attribute):
+    """``x.T`` off matrices and ``x.mT`` on 0-d tensors warn as PyTorch does (whose warnings
+    come once per process; minigrad's follow Python's warning filters)."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                result = list(getattr(lib.ones(shape), attribute).shape)
+            except RuntimeError as error:
+                result = str(error)
+        texts = [str(w.message).split(" (Triggered internally")[0] for w in caught
+                 if w.category is UserWarning]
+        return result, [to_minigrad_text(t) for t in texts]
+
+    mine, theirs = run(minigrad), run(torch)
+    assert mine[0] == theirs[0]
+    if theirs[1]:  # absent when PyTorch has already warned once in this process
+        assert mine[1] == theirs[1]
+    expected = {(): 1, (2, 3): 0}.get(shape, 1 if attribute == "T" else 0)
+    assert len(mine[1]) == expected

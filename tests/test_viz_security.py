@@ -133,3 +133,23 @@ def test_theme_colours_are_checked():
         viz.to_dot(hostile_snapshot("x"), theme={"nope": "#ffffff"}, names={})
     assert 'fillcolor="#ddeeff"' in viz.to_dot(hostile_snapshot("x"), theme={"leaf": "#ddeeff"},
                                                 names={})
+
+
+@pytest.mark.parametrize("evil", HOSTILE, ids=lambda e: repr(e[:12]))
+def test_module_boxes_clusters_and_error_text_are_escaped(evil):
+    from tests.test_viz_dot import FakeRecording
+
+    snap = hostile_snapshot(evil)
+    node = snap["nodes"][0]["id"]
+    error = {"node": node, "type": evil, "message": evil}
+    rec = FakeRecording(snap, {"node": node, "error": error, "caption": evil})
+    model = type(evil[:200].replace("\x00", ""), (),  # a class named like the attack
+                 {"named_modules": lambda self: [("", self), (evil, self)]})()
+    for options in ({"collapse": "modules"}, {"collapse": "modules", "expand": [evil]},
+                    {"event": 0, "show_saved": True}):
+        text = viz.to_dot(rec, names={"model": model}, **options)
+        assert "<B></B>" not in text and "\x00" not in text
+        for label in re.findall(r"label=(<<TABLE.*?</TABLE>>)", text):
+            assert "<script" not in label.lower() and "<!--" not in label
+        if available():
+            check_svg(viz.draw(rec, names={"model": model}, **options).svg())

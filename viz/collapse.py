@@ -19,9 +19,72 @@ from collections import deque
 from viz.scene import Item, Line, Link
 from viz.text import clean, plural
 
-__all__ = ["guess_modules", "collapse_modules", "limit_nodes", "split_shared"]
+__all__ = ["guess_modules", "align_modules", "collapse_modules", "limit_nodes", "split_shared",
+           "module_title", "relative_module", "box_id"]
 
 SHARED_USES = 3  # an AccumulateGrad fed by this many nodes counts as a shared parameter
+
+
+def module_title(name, class_name=""):
+    """A module box's title: ``fc1 (Linear)``; ``0: Linear`` for a ``Sequential`` entry;
+    the class name alone for a model (``Sequential``).
+
+    Example:
+        >>> module_title("fc1", "Linear"), module_title("0.1", "ReLU"), module_title("MLP", "MLP")
+        ('fc1 (Linear)', '0.1: ReLU', 'MLP')
+    """
+    numbered = name.rsplit(".", 1)[-1].isdigit()
+    if not class_name or class_name == name:
+        return f"module {name}" if numbered else name
+    if numbered:
+        return f"{name}: {class_name}"
+    return f"{name} ({class_name})"
+
+
+def box_id(name):
+    """The scene id of a module's box: ``m-fc1``; ``m-encoder-fc1`` for ``encoder.fc1`` (no
+    dot, so that the SVG id is also a plain CSS selector; module names never hold a ``-``)."""
+    return "m-" + str(name).replace(".", "-")
+
+
+def relative_module(name, models=()):
+    """A module name relative to its model: ``model.fc1`` → ``fc1`` when ``model`` is one of
+    ``models`` (variable names of models, longest first), ``model`` → ``""`` (the model).
+
+    Example:
+        >>> relative_module("model.0", ["model"]), relative_module("model", ["model"])
+        ('0', '')
+    """
+    if name is None:
+        return None
+    for var in models:
+        if name == var:
+            return ""
+        if name.startswith(var + "."):
+            return name[len(var) + 1:]
+    return name
+
+
+def align_modules(guessed, known=(), models=()):
+    """Module names guessed from parameter names, made relative to the model like ``known``.
+
+    ``model.fc1`` → ``fc1`` when ``model`` is one of ``models``, or when the snapshot itself
+    knows a module ``fc1`` (then every guess under the same ``model.`` prefix is cut the same
+    way), so that one module never becomes two boxes.
+
+    Example:
+        >>> align_modules({"n1": "model.0", "n2": "model.2"}, known={"0"})
+        {'n1': '0', 'n2': '2'}
+    """
+    names = {item: relative_module(name, models) for item, name in guessed.items()}
+    known = set(known) - {""}
+    prefixes = set()
+    for name in set(names.values()) - known:
+        match = max((k for k in known if name.endswith("." + k)), key=len, default=None)
+        if match is not None:
+            prefixes.add(name[: -len(match) - 1])
+    return {item: relative_module(name, sorted(prefixes, key=len, reverse=True))
+            for item, name in names.items()}
 
 
 def _param_module(name):
@@ -103,35 +166,44 @@ def _selected(group, which, expand):
 def _module_box(name, members, class_name=""):
     ops = [m.name for m in members if m.kind in ("fn", "op")]
     params = [m.name.rsplit(".", 1)[-1] for m in members if m.kind == "leaf"]
-    title = f"{name} ({class_name})" if class_name and class_name != name else name
+    title = module_title(name, class_name) or "module"
     lines = [Line(clean(title), "title"), Line(plural(len(ops), "op"))]
     if params:
         lines.append(Line("params: " + clean(", ".join(params), 40)))
     title = f"module {clean(name)}: {plural(len(members), 'element')} drawn as one box"
-    return Item(f"m-{name}", "module", title, lines, name=name)
+    return Item(box_id(name), "module", title, lines, name=name)
 
 
-def collapse_modules(scene, which="modules", expand=(), classes=None):
+def collapse_modules(scene, which="modules", expand=(), classes=None, rename=None):
     """Replace each selected module's items by one box; expanded ones stay as clusters.
 
     ``which`` is ``"modules"`` (all) or module names; ``expand`` names stay drawn in full;
-    ``classes`` maps module names to class names for the boxes' titles.
+    ``classes`` maps module names to class names for the titles of boxes and clusters;
+    ``rename`` turns a name the user gave (``model.fc1``) into a group name (``fc1``).
     """
+    rename = rename or str
     if isinstance(expand, str):
         expand = (expand,)
+    expand = tuple(rename(e) for e in expand)
     if isinstance(which, str) and which != "modules":
         which = (which,)
+    if which != "modules":
+        which = tuple(rename(w) for w in which)
+    classes = classes or {}
     _absorb(scene)
+    scene.groups = {group: clean(module_title(group, classes.get(group, "")), 80)
+                    for group in {i.group for i in scene.items.values()} if group is not None}
     boxes, where = {}, {}
     for item in list(scene.items.values()):
         name = _selected(item.group, which, tuple(expand))
         if name is not None:
             boxes.setdefault(name, []).append(item)
-            where[item.id] = f"m-{name}"
+            where[item.id] = box_id(name)
     for name, members in boxes.items():
-        box = _module_box(name, members, (classes or {}).get(name, ""))
-        if any("highlight" in m.flags for m in members):
-            box.flags.add("highlight")
+        box = _module_box(name, members, classes.get(name, ""))
+        for flag in ("highlight", "current", "error"):  # what happens inside shows outside
+            if any(flag in m.flags for m in members):
+                box.flags.add(flag)
         scene.items[box.id] = box
     links = scene.links
     scene.remove(where)

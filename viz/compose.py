@@ -10,15 +10,23 @@ Example:
 
 import copy
 
-from viz.collapse import collapse_modules, guess_modules, limit_nodes, split_shared
-from viz.data import GraphData, ids_of, is_tensor, load, modules_of
+from viz.collapse import (
+    align_modules,
+    collapse_modules,
+    guess_modules,
+    limit_nodes,
+    relative_module,
+    split_shared,
+)
+from viz.data import GraphData, ids_of, is_tensor, load, models_in, modules_of
 from viz.scene import Line
-from viz.text import clean, plural
+from viz.text import clean, plural, wrap
 from viz.views import Options, backward_scene, forward_scene
 
 __all__ = ["build_scene", "apply_state", "BIG"]
 
 BIG = 120  # from this many elements on, shared parameters get one reference box per use
+ERROR_WIDTH, ERROR_LINES = 44, 6  # the error message pinned to a node: wrapped, then cut
 
 
 def _patch_with_state(snap, state):
@@ -48,23 +56,64 @@ def apply_state(scene, state):
     current = state.get("node")
     if current and scene.mark(current, "current"):
         scene.items[current].lines.append(Line("running", "badge"))
-    if state.get("error") and current in scene.items:
-        scene.items[current].lines.append(Line(clean(f"error: {state['error']}", 60), "badge"))
+    error = state.get("error")
+    if error:
+        _pin_error(scene, error, current)
     if state.get("caption"):
         scene.caption = clean(state["caption"], 200)
 
 
-def _assign_groups(scene, g, obj):
-    """Which module each item belongs to: from the recording's ``module_call`` events, else
-    the snapshot's ``module`` fields, else guessed from parameter names (one source only, so
-    that one module never becomes two boxes)."""
+def _pin_error(scene, error, current):
+    """The error's type and message, on the node that raised it (else the running one)."""
+    if not isinstance(error, dict):
+        error = {"message": error}
+    where = error.get("node") if error.get("node") in scene.items else current
+    if where not in scene.items:
+        return
+    item = scene.items[where]
+    item.flags.add("error")
+    kind = error.get("type")
+    item.lines.append(Line(f"error: {clean(kind, 40)}" if kind else "error", "badge"))
+    item.lines += [Line(text, "error") for text in
+                   wrap(clean(error.get("message") or "", 400), ERROR_WIDTH, ERROR_LINES)]
+
+
+def _assign_groups(scene, g, obj, names):
+    """Which module each item belongs to, and the class name of each module.
+
+    A recording's ``module_call`` events tell it exactly. A snapshot has ``module`` fields
+    (``null`` where it cannot tell, e.g. a node inside ``nn.Linear`` whose output is gone); the
+    rest is guessed from parameter names (``model.fc1.weight`` → ``fc1``, relative to the
+    model as the snapshot's paths are). Class names come from the events, else from the models
+    among ``names``. Returns ``(classes, rename)``: ``rename`` maps a module name the user gives
+    (``model.fc1``, the model's variable or class name) to the group name.
+    """
     owner, classes = modules_of(obj)
-    if not owner and any(item.group for item in scene.items.values()):
-        return classes
-    owner = owner or guess_modules(g)
+    model_classes, models = models_in(names)
+    top = model_classes.get("") or "model"  # the events, too, name a model by its class
+
+    def rename(name):
+        name = relative_module(str(name), models)
+        return top if name == "" else name
+
+    if owner:
+        for item in scene.items.values():
+            item.group = owner.get(item.id) or owner.get(item.id.split("-")[0])
+        return classes, rename
+    known = {item.group for item in scene.items.values()} - {None}
+    guessed = align_modules(guess_modules(g), known, models)
     for item in scene.items.values():
-        item.group = owner.get(item.id) or owner.get(item.id.split("-")[0])
-    return classes
+        if item.group is None:
+            item.group = guessed.get(item.id) or guessed.get(item.id.split("-")[0])
+    groups = {item.group for item in scene.items.values()} - {None}
+    # Like the events do: the model's own ops stay drawn when its layers become boxes.
+    whole = None if groups - {""} else top
+    for item in scene.items.values():
+        if item.group == "":
+            item.group = whole
+    classes = {name: cls for name, cls in model_classes.items() if name}
+    classes[top] = model_classes.get("", "")
+    return classes, rename
 
 
 def _resolve(g, wanted):
@@ -103,8 +152,8 @@ def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
     for item_id in _resolve(g, highlight):
         scene.mark(item_id, "highlight")
     if collapse is not None:
-        classes = _assign_groups(scene, g, obj)
-        collapse_modules(scene, collapse, expand, classes)
+        classes, rename = _assign_groups(scene, g, obj, names)
+        collapse_modules(scene, collapse, expand, classes, rename)
     else:
         for item in scene.items.values():
             item.group = None

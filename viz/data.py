@@ -2,15 +2,17 @@
 
 This is the only module of ``viz`` that imports ``minigrad``, and it uses only the public graph
 API (``minigrad.autograd.graph.snapshot`` and the ``to_dict()`` / ``state_at()`` of snapshots and
-recordings) plus ``minigrad.Tensor`` as a type. Everything after this module works on the plain
-data described in docs/graph-data.md, so it can be tested with hand-written dicts.
+recordings) plus ``minigrad.Tensor`` as a type, and the public ``named_modules()`` of the models
+among the caller's variables (for the class names of module boxes). Everything after this module
+works on the plain data described in docs/graph-data.md, so it can be tested with hand-written
+dicts.
 """
 
 import inspect
 import json
 
 __all__ = ["GraphData", "load", "caller_names", "ids_of", "is_tensor", "modules_of",
-           "frame_of_caller"]
+           "models_in", "frame_of_caller"]
 
 
 def is_tensor(obj):
@@ -201,6 +203,35 @@ def modules_of(obj):
         elif len(path) > 1:
             owner[node] = path[-1]
     return owner, classes
+
+
+def _is_module(value):
+    return not isinstance(value, type) and callable(getattr(type(value), "named_modules", None))
+
+
+def models_in(names):
+    """``({module path: class name}, [variable names])`` for the ``nn.Module`` values of
+    ``names`` (the caller's variables), through the public ``named_modules()``.
+
+    Paths are relative to each module, as minigrad writes them when that module is the model
+    (``"fc1"``, ``"0.1"``, ``""`` for the model itself); the biggest model wins a clash. The
+    variable names come longest first: they are the prefixes of parameter names
+    (``model.0.weight``).
+
+    Example:
+        >>> from minigrad import nn
+        >>> models_in({"model": nn.Sequential(nn.Linear(2, 2), nn.ReLU()), "n": 3})
+        ({'': 'Sequential', '0': 'Linear', '1': 'ReLU'}, ['model'])
+    """
+    found = [(key, value) for key, value in (names or {}).items()
+             if isinstance(key, str) and _is_module(value)]
+    listed = sorted(((key, list(value.named_modules())) for key, value in found),
+                    key=lambda kv: -len(kv[1]))
+    classes = {}
+    for _, modules in listed:
+        for path, module in modules:
+            classes.setdefault(str(path), type(module).__name__)
+    return classes, sorted((key for key, _ in found), key=len, reverse=True)
 
 
 def ids_of(tensor):

@@ -75,7 +75,7 @@ def _attrs(attrs):
 
 
 def _html_line(line, p):
-    text = html_escape(line.text)
+    text = html_escape(line.text) or " "  # Graphviz rejects an empty <B></B>
     if line.role == "title":
         return f'<TR><TD><B>{text}</B></TD></TR>'
     if line.role == "value":
@@ -84,6 +84,9 @@ def _html_line(line, p):
     if line.role == "badge":
         return (f'<TR><TD BGCOLOR="{p["badge"]}" CELLPADDING="3"><FONT COLOR="{p["badge_text"]}"'
                 f' POINT-SIZE="9"><B> {text} </B></FONT></TD></TR>')
+    if line.role == "error":
+        return (f'<TR><TD ALIGN="LEFT"><FONT COLOR="{p["highlight"]}" POINT-SIZE="9">{text}'
+                "</FONT></TD></TR>")
     if line.role == "state":
         return (f'<TR><TD BORDER="1" COLOR="{p["muted"]}" CELLPADDING="2"><FONT POINT-SIZE="9">'
                 f"<I>{text}</I></FONT></TD></TR>")
@@ -129,7 +132,8 @@ def _clusters(scene, prefix, p, html):
             lines += [_node_stmt(item, prefix, p, html) for item in members]
             continue
         lines.append(f"  subgraph cluster_{k} {{")
-        attrs = {"id": dom_id(prefix, f"g{k}"), "class": "mg-cluster", "label": clean(group, 80),
+        label = scene.groups.get(group) or group or "module"
+        attrs = {"id": dom_id(prefix, f"g{k}"), "class": "mg-cluster", "label": clean(label, 80),
                  "style": "rounded,dashed", "color": p["muted"], "fontcolor": p["muted"]}
         lines.append(f"    graph [{_attrs(attrs)}];")
         lines += ["  " + _node_stmt(item, prefix, p, html) for item in members]
@@ -150,7 +154,7 @@ def write_dot(scene, prefix="mg", theme=None, html=True):
         f'  graph [id="{prefix}" class="mg-graph mg-{scene.view}" rankdir={scene.rankdir} '
         f'ordering=out nodesep=0.3 ranksep=0.35 bgcolor={quote(p["paper"])} '
         f'fontname="{FONT}" fontsize=10];',
-        f'  node [fontname="{FONT}" fontsize=11 fontcolor={quote(p["ink"])} margin="0.1,0.04"];',
+        f'  node [fontname="{FONT}" fontsize=11 fontcolor={quote(p["ink"])} margin="0.1,0.06"];',
         f'  edge [fontname="{FONT}" fontsize=9 arrowsize=0.7];',
     ]
     if len(scene.items) > BIG_LAYOUT:

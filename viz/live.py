@@ -191,10 +191,17 @@ def watch(namespace=None, view="forward", **draw_options):
     :class:`Watcher` to end it; outside IPython, call its ``update()`` yourself.
 
     Example:
-        >>> w = viz.watch()          # doctest: +SKIP
-        >>> x = torch.tensor([1.0, 2.0], requires_grad=True)   # next cell: x appears
-        >>> y = (x * 3).sum()                                  # next cell: y appears
-        >>> w.stop()                 # doctest: +SKIP
+        In a notebook, ``w = viz.watch()`` in one cell, then each cell that creates tensors
+        redraws the graph. Outside IPython, pass the namespace and call ``update()``:
+
+        >>> import minigrad as torch, viz
+        >>> cells = {}
+        >>> w = viz.watch(cells)
+        >>> cells["x"] = torch.tensor([1.0, 2.0], requires_grad=True)
+        >>> cells["y"] = (cells["x"] * 3).sum()
+        >>> "y" in w.update().source
+        True
+        >>> w = w.stop()
     """
     shell = None
     try:

@@ -57,6 +57,8 @@ def _before_recording(recording):
         for slot in node.get("saved") or ():
             if slot.get("name") in later:
                 slot["released"] = False
+    # Which module made each node (collapse="modules"), as viz.draw reads it from a recording.
+    snap["events"] = [e for e in recording.events if e["kind"] in ("module_call", "node_created")]
     return snap
 
 

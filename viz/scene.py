@@ -17,7 +17,7 @@ __all__ = ["Line", "Item", "Link", "Scene"]
 @dataclass
 class Line:
     """One line of a label. ``role`` is ``title``, ``sub``, ``value``, ``badge`` (hooks,
-    released, running) or ``state`` (waiting, ready)."""
+    released, running), ``state`` (waiting, ready) or ``error`` (an error message)."""
 
     text: str
     role: str = "sub"
@@ -57,6 +57,7 @@ class Scene:
     links: list = field(default_factory=list)
     rankdir: str = "TB"
     caption: str = ""
+    groups: dict = field(default_factory=dict)  # group name -> cluster label (expanded modules)
 
     def add(self, item):
         """Add ``item`` (first one wins when an id repeats) and return the stored one."""

@@ -8,7 +8,8 @@ box), and widens the picture so that every note fits (:func:`widen`). The browse
 a frame looks the same live, in an exported page and in a saved SVG.
 
 Example:
-    >>> svg = ('<svg width="100pt" height="50pt" viewBox="0.00 0.00 100.00 50.00">'
+    >>> svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100pt" height="50pt" '
+    ...        'viewBox="0.00 0.00 100.00 50.00">'
     ...        '<g id="p" class="graph" transform="scale(1 1) rotate(0) translate(4 46)">'
     ...        '<g id="p&#45;n1" class="node"><ellipse cx="40" cy="-20" rx="30" ry="18"/></g>'
     ...        '</g></svg>')

@@ -116,7 +116,7 @@ def _other_look(kind, p):
         "more": {"shape": "box", "style": "rounded,filled,dashed", "fillcolor": p["paper"],
                  "color": p["muted"]},
         "module": {"shape": "box3d", "style": "filled", "fillcolor": p["module"],
-                   "color": p["ink"]},
+                   "color": p["ink"], "margin": "0.16,0.12"},  # room for the 3-D edge
         "legend": {"shape": "plaintext", "style": "", "fillcolor": p["paper"],
                    "color": p["paper"]},
     }
@@ -133,10 +133,12 @@ def item_attrs(kind, flags, p):
         attrs.update(fillcolor=p["root"], color=p["root_line"], penwidth="3.5")
     if "released" in flags:
         attrs.update(style="filled,dashed", fillcolor=p["paper"], color=p["faint"],
-                     fontcolor=p["faint"])
+                     fontcolor=p["muted"])  # faded, yet readable
     if "ran" in flags and "current" not in flags:
         attrs.update(fillcolor=p["ran"], fontcolor=p["muted"], color=p["faint"])
-    if "highlight" in flags or "current" in flags:
+    if "modified" in flags:
+        attrs.update(color=p["highlight"], penwidth="2.5", style="filled,bold")
+    if "highlight" in flags or "current" in flags or "error" in flags:
         attrs.update(color=p["highlight"], penwidth="4")
     return attrs
 

@@ -12,7 +12,7 @@ tensors, ``summary`` for big ones. :func:`value_lines` turns one into at most a 
 import math
 import unicodedata
 
-__all__ = ["clean", "shorten", "number", "value_lines", "shape_text", "plural"]
+__all__ = ["clean", "shorten", "wrap", "number", "value_lines", "shape_text", "plural"]
 
 NAME_LIMIT = 40
 ROW_LIMIT = 4
@@ -48,6 +48,28 @@ def clean(text, limit=NAME_LIMIT):
 def shorten(text, limit):
     """Cut ``text`` to ``limit`` characters, marking the cut with "…"."""
     return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
+
+
+def wrap(text, width, max_lines):
+    """``text`` in lines of at most ``width`` characters, at most ``max_lines`` of them (the
+    last one ends with "…" when text was left out).
+
+    Example:
+        >>> wrap("one two three four five", 9, 2)
+        ['one two', 'three …']
+    """
+    lines, line = [], ""
+    for word in str(text).split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = ""
+            if len(lines) == max_lines:
+                lines[-1] = shorten(lines[-1] + " \N{HORIZONTAL ELLIPSIS}", width)
+                return [shorten(x, width) for x in lines]
+        line = f"{line} {word}" if line else word
+    if line:
+        lines.append(line)
+    return [shorten(x, width) for x in lines]
 
 
 def plural(count, word):

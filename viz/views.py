@@ -139,6 +139,10 @@ def _saved_items(g, scene, nid, opts):
             item.flags.add("released")
             item.lines.append(Line("released", "badge"))
             item.title += " (released)"
+        elif slot.get("modified"):
+            item.flags.add("modified")
+            item.lines.append(Line("changed in place since saved", "badge"))
+            item.title += " (changed in place since it was saved: backward through it fails)"
         scene.add(item)
         scene.link(Link(f"{nid}-s{k}-e", "saved", nid, item.id))
 

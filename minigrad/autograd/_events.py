@@ -159,11 +159,8 @@ class EventCollector:
              "dependencies": _dependencies}
 
     def _nid(self, node):
-        try:
-            nid = node._uid
-        except AttributeError:
-            return self.node(node)
-        return nid if nid in self.structures else self.node(node)
+        nid = node._uid
+        return nid if nid is not None and nid in self.structures else self.node(node)
 
     def stop(self, reason):
         """Stop recording for good: detach, warn, and end the events with ``truncated``."""

@@ -1,10 +1,9 @@
 """Stable ids for the objects of a graph: ``t3`` (tensor), ``n4`` (node), ``c4_1``, ``e4_0``.
 
 A tensor or a node gets its id the first time a snapshot or a recording sees it and keeps it
-for life: the id is stored on the object itself (a tensor's ``_uid`` slot, a node's ``_uid``
-attribute), so two snapshots of the same graph taken at different moments agree. Constant
-stubs and edges are named after the node they leave, so they are stable too. Ids never
-contain ``id()``.
+for life: the id is stored on the object itself (its ``_uid`` attribute, None until then), so
+two snapshots of the same graph taken at different moments agree. Constant stubs and edges are
+named after the node they leave, so they are stable too. Ids never contain ``id()``.
 """
 
 import itertools
@@ -24,11 +23,10 @@ def tensor_id(tensor):
 
 def node_id(node):
     """``"n<k>"``, the same every time for the same node."""
-    try:
-        return node._uid
-    except AttributeError:  # (a Node subclass's __getattr__ raises for a missing _uid)
+    uid = node._uid
+    if uid is None:
         uid = node._uid = f"n{next(_counter)}"
-        return uid
+    return uid
 
 
 def constant_id(nid, position):

@@ -23,7 +23,7 @@ class _Pass:
 
     __slots__ = ("number", "api", "roots", "node", "inputs", "ran", "skipped", "pending",
                  "ready", "buffers", "captured", "finished", "error", "outputs", "sends",
-                 "start_grads")
+                 "start_grads", "journal")
 
     def __init__(self, number, api=None, roots=()):
         self.number, self.api, self.roots = number, api, list(roots)
@@ -39,6 +39,7 @@ class _Pass:
         self.outputs = None       # (node, value refs) the running node will send
         self.sends = None         # [(target, input_nr, ref)] not delivered yet
         self.start_grads = {}     # tensor id -> .grad when the pass started
+        self.journal = {}         # tensor id -> .grad before this pass first wrote it
 
     def copy(self):
         other = _Pass(self.number, self.api, self.roots)
@@ -51,6 +52,7 @@ class _Pass:
         other.outputs = self.outputs
         other.sends = None if self.sends is None else list(self.sends)
         other.start_grads = self.start_grads  # never changed after the pass started
+        other.journal = dict(self.journal)
         return other
 
 
@@ -136,8 +138,10 @@ class Replayer:
         elif kind == "truncated":
             state.truncated = True
         elif kind == "grad_accumulated":
+            _remember(state, p, event["tensor"])
             state.grads[event["tensor"]] = event["after"]
         elif kind == "grad_retained":
+            _remember(state, p, event["tensor"])
             state.grads[event["tensor"]] = event["grad"]
             if event["tensor"] not in state.retained:
                 state.retained.append(event["tensor"])
@@ -214,8 +218,9 @@ class Replayer:
     def _on_error(self, state, p, event):
         p.error = {"node": event["node"], "type": event["error"], "message": event["message"]}
         p.finished, p.sends, p.outputs = True, None, None
-        # NB: minigrad undoes a failed pass: every .grad it wrote is restored.
-        state.grads.update(p.start_grads)
+        # NB: minigrad undoes a failed pass: every .grad it wrote is restored, as the engine's
+        # rollback does (a .grad that a nested pass wrote in a hook stays).
+        state.grads.update(p.journal)
 
     def _on_backward_finished(self, state, p, event):
         self._deliver_all(p)
@@ -275,6 +280,12 @@ class Replayer:
                 "finished": p.finished, "error": p.error,
             })
         return frame
+
+
+def _remember(state, p, tensor):
+    """Before pass ``p`` changes a ``.grad``: keep the value to restore if the pass fails."""
+    if p is not None and tensor not in p.journal:
+        p.journal[tensor] = state.grads.get(tensor)
 
 
 def _hooks_fired(event):

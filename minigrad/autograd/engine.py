@@ -9,21 +9,25 @@
    becomes ready.
 4. Free the saved tensors of each node after it ran, unless ``retain_graph``.
 
-With ``inputs``, nodes that lead to none of them are never queued (PyTorch's ``exec_info``).
+With ``inputs``, nodes that lead to none of them are never queued (PyTorch's ``exec_info``),
+and built-in nodes send None along the edges to them.
 If anything raises, every ``.grad`` the pass wrote is restored before the error propagates.
 Every step is reported to the observers of ``minigrad.autograd.observe``.
 """
 
 import heapq
 import itertools
+import operator
 
-from minigrad.autograd import observe
+from minigrad.autograd import anomaly_mode, observe
+from minigrad.autograd.function import BackwardNode
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
 from minigrad.grad_mode import state
 
-__all__ = ["execute"]
+__all__ = ["execute", "will_execute"]
 
 _passes = itertools.count(1)
+_task = None  # (dependencies, needed, captures) of the running pass, for will_execute()
 
 
 def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad=True,
@@ -34,8 +38,10 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     flowing into ``inputs`` instead of writing ``.grad``; with ``accumulate_grad=True``
     (``backward(inputs=...)``) only the paths to ``inputs`` run.
     """
+    global _task
     pass_id = next(_passes)
     notify = observe.emit if observe.observers else None
+    anomaly = anomaly_mode.enabled
     graph_root, root_grads = _graph_root(roots, grads)
     dependencies = _count_dependencies(graph_root)
     needed, captures = (_plan(graph_root, inputs, accumulate_grad) if inputs is not None
@@ -53,7 +59,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     journal = _GradJournal()
     node = None
     previous_mode, previous_pass = state.grad_enabled, observe.current_pass
+    previous_task, previous_node = _task, anomaly_mode.current_node
     state.grad_enabled, observe.current_pass = create_graph, pass_id
+    _task = (dependencies, needed, captures)
 
     def make_ready(n):
         heapq.heappush(ready, (-n._seq, next(order), n))
@@ -65,6 +73,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
         while ready:
             node = heapq.heappop(ready)[2]
             grads_in = buffers.pop(node)
+            if anomaly:  # nodes created while this one runs get it as metadata["parent_"]
+                anomaly_mode.current_node = node
             if notify:
                 notify("node_started", pass_id=pass_id, node=node, grads=tuple(grads_in),
                        queue=_queue(ready))
@@ -73,25 +83,36 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
                 _capture(node, grads_in, captures, captured, notify, pass_id)
                 continue
-            _capture(node, grads_in, captures, captured, notify, pass_id)
-            grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
-            grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
-            if isinstance(node, AccumulateGrad):
-                journal.remember(node.variable)
+            # (Each ``if`` below skips a call that would find nothing to do: most nodes have
+            # no hooks, and only ``autograd.grad`` captures.)
+            is_leaf = isinstance(node, AccumulateGrad)
+            if captures:
+                _capture(node, grads_in, captures, captured, notify, pass_id)
+            if is_leaf or node._tensor_pre_hooks or node._retained:
+                grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
+            if node._pre_hooks:
+                grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
+            if is_leaf:
+                journal.remember(node.variable, in_place=not create_graph)
             grads_out = _validate(node, node.apply(tuple(grads_in)))
+            if needed is not None and _is_builtin(node):
+                grads_out = _drop_unneeded(node, grads_out, needed, captures)
             if notify:
                 notify("node_ran", pass_id=pass_id, node=node, grads_in=tuple(grads_in),
                        grads_out=tuple(grads_out))
-            grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
-            if not keep_graph:
+            if node._post_hooks:
+                grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
+            if not keep_graph and node._saved:
                 node.release_variables()
                 if notify and node._saved:
                     notify("saved_released", pass_id=pass_id, node=node,
                            names=node._saved_names())
+            if anomaly and anomaly_mode.check_nan:
+                anomaly_mode.raise_if_nan(node, grads_out)
             for (next_node, input_nr), grad in zip(node.next_functions, grads_out):
                 if next_node is None:
                     continue
-                dependencies[next_node] -= 1
+                pending = dependencies[next_node] = dependencies[next_node] - 1
                 buffer = buffers.get(next_node)
                 if buffer is None:
                     buffer = buffers[next_node] = [None] * len(next_node._output_meta)
@@ -100,9 +121,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     buffer[input_nr] = grad if held is None else held + grad
                     if notify and held is not None:
                         notify("grad_summed", pass_id=pass_id, node=next_node, index=input_nr,
-                               sender=node, grad=grad, total=buffer[input_nr],
-                               pending=dependencies[next_node])
-                if dependencies[next_node] > 0:
+                               sender=node, grad=grad, total=buffer[input_nr], pending=pending)
+                if pending > 0:
                     continue
                 if needed is None or needed[next_node] or next_node in captures:
                     make_ready(next_node)
@@ -115,16 +135,23 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
         journal.rollback()
         if notify:
             notify("error", pass_id=pass_id, node=node, error=error, message=str(error))
+        if node is not None and anomaly_mode.enabled:
+            anomaly_mode.warn_error(node)  # the forward trace of the failing node
         raise
     finally:
         state.grad_enabled, observe.current_pass = previous_mode, previous_pass
+        _task, anomaly_mode.current_node = previous_task, previous_node
     if notify:
         notify("backward_finished", pass_id=pass_id)
     return captured
 
 
 def _queue(ready):
-    return tuple(entry[2] for entry in sorted(ready))
+    """The ready nodes in the order they will run (for observers; the heap keeps no order)."""
+    return tuple(map(_third, sorted(ready)))
+
+
+_third = operator.itemgetter(2)
 
 
 def edge_of(tensor):
@@ -197,6 +224,37 @@ def _capture(node, grads, captures, captured, notify, pass_id):
                    position=position, grad=grads[input_nr])
 
 
+def _is_builtin(node):
+    return isinstance(node, BackwardNode) and node._forward_cls._forward_on_arrays
+
+
+def _drop_unneeded(node, grads, needed, captures):
+    """With ``inputs``, a built-in node gives None on an edge that leads to none of them.
+
+    PyTorch's generated nodes skip such a gradient (``should_compute_output``), so post-hooks
+    see None there; a custom Function's gradients pass unchanged, as in PyTorch.
+    NB: minigrad's ops compute the gradient and drop it here.
+    """
+    return tuple(None if child is not None and not (needed[child] or child in captures)
+                 else grad for (child, _), grad in zip(node.next_functions, grads))
+
+
+def will_execute(node):
+    """Whether the running backward pass will run ``node`` (``_will_engine_execute_node``)."""
+    if _task is None:
+        raise RuntimeError("_will_engine_execute_node should only be called during the backward "
+                           "pass")
+    dependencies, needed, captures = _task
+    if node not in dependencies:
+        return False
+    if needed is None:
+        return True
+    if isinstance(node, AccumulateGrad) and node in captures:
+        raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                           "currently running autograd.grad(). This is currently not supported.")
+    return needed[node] or node in captures
+
+
 def _hook_name(hook):
     return getattr(hook, "__name__", "<unknown>")
 
@@ -253,7 +311,7 @@ def _tensor_pre_hooks(node, grads, journal, notify, pass_id):
             tensor = ref()
             if tensor is None or grads[index] is None:
                 continue
-            journal.remember(tensor)
+            journal.remember(tensor, in_place=False)
             grad = grads[index]
             tensor._grad = grad.clone() if tensor._grad is None else tensor._grad + grad
             if notify:
@@ -311,8 +369,10 @@ def _validate(node, grads):
         if grad is None or next_node is None:
             continue
         shape, dtype = next_node._output_meta[input_nr]
+        if grad._data.shape == shape and grad._data.dtype == dtype:
+            continue  # the common case: nothing to fix
         fixed = grad
-        if grad.shape != shape:
+        if grad._data.shape != shape:
             if not _expandable(shape, grad.shape):
                 raise RuntimeError(
                     f"Function {node.name()} returned an invalid gradient at index {i} - got "
@@ -345,14 +405,18 @@ class _GradJournal:
     def __init__(self):
         self.entries = {}
 
-    def remember(self, tensor):
+    def remember(self, tensor, in_place):
+        """Before the pass changes ``tensor.grad``: ``in_place`` if it will add into its data."""
         key = id(tensor)
-        if key not in self.entries:
-            grad = tensor._grad
-            self.entries[key] = (tensor, grad, None if grad is None else grad._data.copy())
+        entry = self.entries.get(key)
+        if entry is None or (in_place and entry[2] is None and entry[1] is not None):
+            grad = tensor._grad if entry is None else entry[1]
+            # An out-of-place update leaves the old .grad intact: keeping the tensor is enough.
+            data = grad._data.copy() if in_place and grad is not None else None
+            self.entries[key] = (tensor, grad, data)
 
     def rollback(self):
         for tensor, grad, data in self.entries.values():
-            if grad is not None:
+            if data is not None:
                 grad._data[...] = data
             tensor._grad = grad

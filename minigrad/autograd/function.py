@@ -20,7 +20,7 @@ import weakref
 import numpy as np
 
 from minigrad.autograd import forward_ad, observe
-from minigrad.autograd.node import Node, SavedTensor
+from minigrad.autograd.node import Node, SavedTensor, _tensor_class
 from minigrad.grad_mode import state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx"]
@@ -52,31 +52,28 @@ class BackwardNode(FunctionCtx, Node):
     _dirty = ()
     _non_differentiable = ()
     _materialize_grads = True
-
-    def __init__(self):
-        Node.__init__(self)
-        self.needs_input_grad = ()
-        self._tensor_positions = ()
+    needs_input_grad = ()
+    _tensor_positions = ()  # where the tensors are among the arguments of ``forward``
 
     @property
     def saved_tensors(self):
         if self._saved is None:
             return ()
-        return tuple(None if s is None else s.unpack(self) for s in self._saved)
+        return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def _saved_names(self):
         return self._saved_as
 
     def apply(self, grad_outputs):
-        if self._materialize_grads and any(g is None for g in grad_outputs):
-            from minigrad.tensor import Tensor
+        if self._materialize_grads and _contains(grad_outputs, None):
             grad_outputs = tuple(
-                Tensor._make(np.zeros(shape, dtype)) if g is None else g
+                _tensor_class()._make(np.zeros(shape, dtype)) if g is None else g
                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
-        grads = self._forward_cls.backward(self, *grad_outputs)
+        forward_cls, needs = self._forward_cls, self.needs_input_grad
+        grads = forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
-        n_args = len(self.needs_input_grad)
+        n_args = len(needs)
         if len(grads) != n_args:
             if len(grads) > n_args and all(g is None for g in grads[n_args:]):
                 grads = grads[:n_args]
@@ -84,8 +81,9 @@ class BackwardNode(FunctionCtx, Node):
                 raise RuntimeError(
                     f"function {self.name()} returned an incorrect number of gradients "
                     f"(expected {n_args}, got {len(grads)})")
-        return tuple(grads[i] if self.needs_input_grad[i] else None
-                     for i in self._tensor_positions)
+        if not forward_cls._forward_on_arrays:  # a user's Function: check its results
+            _check_user_grads(self, grads)
+        return tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
 
     def __getattr__(self, name):
         return Node.__getattr__(self, name)
@@ -133,11 +131,12 @@ class Function:
 
     @classmethod
     def apply(cls, *args):
-        from minigrad.tensor import Tensor
-
+        Tensor = _tensor_class()
         ctx = cls._backward_cls()
-        needs = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
-        record = state.grad_enabled and True in needs
+        record = False
+        if state.grad_enabled:
+            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            record = True in needs
         ctx.needs_input_grad = needs if record else (False,) * len(args)
         if cls._forward_on_arrays:
             outputs = cls.forward(ctx, *args)
@@ -147,13 +146,16 @@ class Function:
                 outputs = cls.forward(ctx, *args)
             finally:
                 state.grad_enabled = prev
+        if not record and type(outputs) is np.ndarray and not cls.is_view \
+                and not forward_ad._active:
+            return Tensor._make(outputs)  # the common case without a graph: a new array
         single = not isinstance(outputs, tuple)
         if single:
             outputs = (outputs,)
         if record:
             result = _link(ctx, args, outputs, Tensor)
         else:
-            result = tuple(_as_tensor(o, Tensor) for o in outputs)
+            result = tuple([_as_tensor(o, Tensor) for o in outputs])
         if cls.is_view:
             _mark_views(args[0], result)
         if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
@@ -170,6 +172,32 @@ class _Op(Function):
     _forward_on_arrays = True
 
 
+_NO_EDGE = (None, 0)  # the edge of an input that does not require grad
+
+
+def _contains(items, obj):
+    """``obj in items`` by identity (``in`` would compare tensors elementwise)."""
+    for item in items:
+        if item is obj:
+            return True
+    return False
+
+
+def _check_user_grads(node, grads):
+    """PyTorch's errors for what a user's ``backward`` may not return: a gradient for an input
+    that was not a tensor, or anything but a tensor or None (``...``, a number, a list)."""
+    positions = node._tensor_positions
+    for i, grad in enumerate(grads):
+        if grad is None:
+            continue
+        if i not in positions:
+            raise RuntimeError(f"function {node.name()} returned a gradient different than None "
+                               f"at position {i + 1}, but the corresponding forward input was "
+                               "not a Variable")
+        if not isinstance(grad, _tensor_class()):
+            raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
+
+
 def _mark_views(source, outputs):
     """Views share their base's version counter: an in-place change to one is seen by all."""
     base = source._base if source._base is not None else source
@@ -178,67 +206,82 @@ def _mark_views(source, outputs):
 
 
 def _as_tensor(value, Tensor):
+    if type(value) is np.ndarray:
+        return Tensor._make(value)
     if isinstance(value, Tensor) or value is None:
         return value
-    return Tensor._make(value if type(value) is np.ndarray else np.asarray(value))
+    return Tensor._make(np.asarray(value))
 
 
 def _link(ctx, args, outputs, Tensor):
     """Make ``ctx`` the grad_fn of the outputs and point it at the inputs' nodes."""
-    edges, positions = [], []
+    edges, positions, inputs = [], [], []
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             positions.append(i)
+            inputs.append(weakref.ref(a))
             if not a._requires_grad:
-                edges.append((None, 0))
+                edges.append(_NO_EDGE)
             elif a.grad_fn is not None:
                 edges.append((a.grad_fn, a._output_nr))
             else:
                 edges.append((a._grad_accumulator(), 0))
     ctx.next_functions = tuple(edges)
     ctx._tensor_positions = tuple(positions)
-    ctx._input_refs = tuple(weakref.ref(args[i]) for i in positions)
-    non_diff = ctx._non_differentiable
-    result = []
-    for nr, out in enumerate(outputs):
-        if out is None:
-            result.append(None)
-            continue
-        if isinstance(out, Tensor):
-            if any(out is d for d in non_diff):
-                result.append(out)
-                continue
-            if any(out is d for d in ctx._dirty):
-                if out.grad_fn is None and out._requires_grad:
-                    raise RuntimeError("a leaf Variable that requires grad has been used in an "
-                                       "in-place operation.")
-                out._version_counter[0] += 1
-            elif out.grad_fn is not None or out._requires_grad or any(out is a for a in args):
-                out = out._alias()
-            data = out._data
-        else:
-            data = out if type(out) is np.ndarray else np.asarray(out)
-            out = None
-        if out is None:
-            out = Tensor._make(data, True, ctx, nr)
-        else:
-            out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
-        result.append(out)
-    ctx._output_refs = tuple(None if o is None else weakref.ref(o) for o in result)
-    ctx._output_meta = tuple((o.shape, o._data.dtype) if o is not None else ((), None)
-                             for o in result)
-    to_save = ctx._to_save
-    if to_save:
-        saved = []
-        for t in to_save:
-            if t is None:
-                saved.append(None)
-                continue
-            if not isinstance(t, Tensor):  # a built-in op saving the array it returns
-                t = next(r for o, r in zip(outputs, result) if o is t)
-            saved.append(SavedTensor(t, ctx, any(t is r for r in result)))
-        ctx._saved = tuple(saved)
+    ctx._input_refs = tuple(inputs)
+    if len(outputs) == 1 and type(outputs[0]) is np.ndarray:  # the common case
+        out = Tensor._make(outputs[0], True, ctx, 0)
+        result = (out,)
+        ctx._output_refs = (weakref.ref(out),)
+        ctx._output_meta = ((out._data.shape, out._data.dtype),)
+    else:
+        result = _link_outputs(ctx, args, outputs, Tensor)
+    if ctx._to_save:
+        ctx._saved = tuple([None if t is None else _save(ctx, t, outputs, result, Tensor)
+                            for t in ctx._to_save])
         ctx._to_save = ()
     if observe.observers:
-        observe.emit("node_created", node=ctx, outputs=tuple(result))
+        observe.emit("node_created", node=ctx, outputs=result)
+    return result
+
+
+def _link_outputs(ctx, args, outputs, Tensor):
+    """The output tensors of ``ctx``, whatever ``forward`` returned for them."""
+    result, refs, meta = [], [], []
+    for nr, out in enumerate(outputs):
+        if type(out) is np.ndarray:  # a new array from a built-in op
+            out = Tensor._make(out, True, ctx, nr)
+        else:
+            out = _link_output(ctx, nr, out, args, Tensor)
+        result.append(out)
+        refs.append(None if out is None else weakref.ref(out))
+        meta.append(((), None) if out is None else (out._data.shape, out._data.dtype))
+    ctx._output_refs = tuple(refs)
+    ctx._output_meta = tuple(meta)
     return tuple(result)
+
+
+def _link_output(ctx, nr, out, args, Tensor):
+    """The tensor for output ``nr`` when ``forward`` did not return a new array."""
+    if out is None:
+        return None
+    if not isinstance(out, Tensor):  # a NumPy scalar or an array-like
+        return Tensor._make(np.asarray(out), True, ctx, nr)
+    if _contains(ctx._non_differentiable, out):
+        return out
+    if _contains(ctx._dirty, out):
+        if out.grad_fn is None and out._requires_grad:
+            raise RuntimeError("a leaf Variable that requires grad has been used in an "
+                               "in-place operation.")
+        out._version_counter[0] += 1
+    elif out.grad_fn is not None or out._requires_grad or _contains(args, out):
+        out = out._alias()
+    out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+    return out
+
+
+def _save(ctx, t, outputs, result, Tensor):
+    """``t`` (a tensor, or an array ``forward`` returned) as a SavedTensor of ``ctx``."""
+    if not isinstance(t, Tensor):  # a built-in op saving the array it returns
+        t = next(r for o, r in zip(outputs, result) if o is t)
+    return SavedTensor(t, ctx, _contains(result, t))

@@ -1,13 +1,20 @@
 """``minigrad.autograd.graph`` (also ``minigrad.graph``): the graph's public types and views.
 
-As ``torch.autograd.graph`` it exports ``Node`` and ``RemovableHandle``; minigrad adds the plain
-data views the renderer and the stepper read: ``snapshot()`` → ``Snapshot`` and ``record()`` →
+As ``torch.autograd.graph`` it exports ``Node``, ``RemovableHandle``, ``saved_tensors_hooks``,
+``disable_saved_tensors_hooks`` and ``register_multi_grad_hook``; minigrad adds the plain data
+views the renderer and the stepper read: ``snapshot()`` → ``Snapshot`` and ``record()`` →
 ``Recording`` (see ``docs/graph-data.md`` and ``docs/recording.md``).
 """
 
+from minigrad.autograd.graph_hooks import (
+    disable_saved_tensors_hooks,
+    register_multi_grad_hook,
+    saved_tensors_hooks,
+)
 from minigrad.autograd.node import Node, RemovableHandle
 from minigrad.autograd.recording import Recording, RecordingTruncated, record
 from minigrad.autograd.snapshot import Snapshot, snapshot
 
-__all__ = ["Node", "RemovableHandle", "snapshot", "Snapshot", "record", "Recording",
+__all__ = ["Node", "RemovableHandle", "saved_tensors_hooks", "disable_saved_tensors_hooks",
+           "register_multi_grad_hook", "snapshot", "Snapshot", "record", "Recording",
            "RecordingTruncated"]

@@ -9,7 +9,7 @@ import itertools
 import re
 import weakref
 
-from minigrad.autograd import forward_ad, observe
+from minigrad.autograd import anomaly_mode, forward_ad, observe
 from minigrad.grad_mode import state
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "SavedTensor", "RemovableHandle",
@@ -24,6 +24,17 @@ ERR_BACKWARD_TWICE = (
     "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
     "through the graph a second time or if you need to access saved tensors after calling "
     "backward.")
+
+
+_Tensor = None  # minigrad.tensor.Tensor, bound on first use (tensor.py imports this module)
+
+
+def _tensor_class():
+    global _Tensor
+    if _Tensor is None:
+        from minigrad.tensor import Tensor
+        _Tensor = Tensor
+    return _Tensor
 
 
 class RemovableHandle:
@@ -59,7 +70,7 @@ class SavedTensor:
     """
 
     __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "output_nr",
-                 "released", "packed", "unpack_hook", "weak")
+                 "released", "packed", "unpack_hook", "weak", "origin")
 
     def __init__(self, tensor, node, is_output):
         self.version_counter = tensor._version_counter
@@ -69,9 +80,16 @@ class SavedTensor:
         self.released = False
         self.unpack_hook = None
         hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
-        if hooks is not None:
+        if hooks is not None:  # saved_tensors_hooks: keep what pack_hook returns
             pack, self.unpack_hook = hooks
-            self.packed, self.tensor, self.data, self.weak = pack(tensor), None, None, None
+            previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
+            try:
+                self.packed = pack(tensor)
+            finally:
+                state.grad_enabled = previous
+            self.tensor, self.data, self.weak = None, None, None
+            self.origin = None if is_output or not tensor._requires_grad else (
+                tensor.grad_fn or tensor._grad_accumulator())
         elif is_output:
             self.packed, self.tensor, self.data = None, None, tensor._data
             self.weak = weakref.ref(tensor)
@@ -81,20 +99,45 @@ class SavedTensor:
     def unpack(self, node):
         if self.released:
             raise RuntimeError(ERR_BACKWARD_TWICE)
-        if self.unpack_hook is not None:
-            return self.unpack_hook(self.packed)
+        if self.unpack_hook is not None:  # NB: like PyTorch, no version check then
+            return self._unpack_hooked(node)
         if self.version_counter[0] != self.version:
             raise RuntimeError(_modified_inplace_message(self, node))
         if not self.is_output:
             return self.tensor
         tensor = self.weak()
         if tensor is None or tensor.grad_fn is not node:
-            from minigrad.tensor import Tensor
-            tensor = Tensor._make(self.data, True, node, self.output_nr)
+            tensor = _tensor_class()._make(self.data, True, node, self.output_nr)
             tensor._version_counter = self.version_counter
             if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
                 forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
         return tensor
+
+    def _unpack_hooked(self, node):
+        """What ``unpack_hook`` returns, put back where the saved tensor was in the graph.
+
+        NB: PyTorch always wraps it in a new tensor; minigrad returns it as it is when it is
+        already there (e.g. ``unpack_hook`` returned the saved tensor itself).
+        """
+        from minigrad.tensor import Tensor
+        value = self.unpack_hook(self.packed)
+        if not isinstance(value, Tensor):
+            raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                            f"result of type {type(value).__name__}")
+        origin = node if self.is_output else self.origin
+        if origin is None:  # the saved tensor did not require grad
+            return value.detach() if value._requires_grad else value
+        if isinstance(origin, AccumulateGrad):  # a leaf: a new leaf whose grad goes to it
+            if value is origin.variable:
+                return value
+            out = Tensor._make(value._data, True)
+            out._accumulator = weakref.ref(origin)
+        elif value.grad_fn is origin and value._output_nr == self.output_nr:
+            return value
+        else:
+            out = Tensor._make(value._data, True, origin, self.output_nr)
+        out._version_counter = value._version_counter
+        return out
 
     def release(self):
         self.released = True
@@ -137,18 +180,24 @@ class Node:
 
     sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
 
+    # A node's state starts as these class-level defaults; a node assigns its own only when it
+    # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
+    next_functions = ()
+    _pre_hooks = None
+    _post_hooks = None
+    _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
+    _retained = None           # {output index: weakref to a tensor that retains grad}
+    _saved = None              # tuple of SavedTensor
+    _output_meta = ()          # (shape, dtype) of each forward output
+    _metadata = None
+    _input_refs = ()           # weak references to the forward inputs (for snapshots)
+    _output_refs = ()          # weak references to the forward outputs (for snapshots)
+    _uid = None                # the id of this node in snapshots and recordings
+
     def __init__(self):
-        self.next_functions = ()
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
-        self._pre_hooks = None
-        self._post_hooks = None
-        self._tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
-        self._retained = None           # {output index: weakref to a tensor that retains grad}
-        self._saved = None              # tuple of SavedTensor
-        self._output_meta = ()          # (shape, dtype) of each forward output
-        self._metadata = None
-        self._input_refs = ()           # weak references to the forward inputs (for snapshots)
-        self._output_refs = ()          # weak references to the forward outputs (for snapshots)
+        if anomaly_mode.enabled:        # keep the forward stack in metadata["traceback_"]
+            anomaly_mode.store_stack(self)
 
     def name(self):
         """The node's class name, e.g. ``"MulBackward0"``."""

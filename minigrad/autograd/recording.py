@@ -157,6 +157,10 @@ class Recording:
         ``retained``, ``released``, ``hooks_fired``, ``error``, ``caption``, …
 
         Example:
+            >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+            >>> with record() as rec:
+            ...     y = (x * x).sum()
+            ...     y.backward()
             >>> rec.state_at(5)["caption"]
             'SumBackward0 is taken from the queue with gradient 1.'
             >>> rec.snapshot[rec.state_at(5)["node"]]["name"]

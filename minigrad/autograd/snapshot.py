@@ -41,8 +41,8 @@ def snapshot(*roots, names=None, full_limit=FULL_LIMIT):
         >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
         >>> y = (x * 3).sum()
         >>> snap = snapshot(y, names=locals())
-        >>> [t["name"] for t in snap.tensors]  # 3. is the constant MulBackward0 saved
-        ['y', '3.', 'x']
+        >>> [t["name"] for t in snap.tensors]  # 3 is the constant MulBackward0 saved
+        ['y', '3', 'x']
         >>> [n["name"] for n in snap.nodes]
         ['SumBackward0', 'MulBackward0', 'AccumulateGrad']
     """
@@ -59,6 +59,7 @@ class Snapshot:
     Each item is a read-only mapping; ``to_dict()`` gives a plain, JSON-ready copy.
 
     Example:
+        >>> loss = (minigrad.tensor([1.0, 2.0], requires_grad=True) ** 2).sum()
         >>> snap = snapshot(loss)
         >>> snap.tensor(snap.roots[0])["kind"]
         'root'
@@ -282,7 +283,8 @@ class GraphBuilder:
             "label": None, "alive": True,
             "outputs": [tensor_id(t) for t in outputs],
             "module": next((t._module_path for t in outputs
-                            if getattr(t, "_module_path", None) is not None), None),
+                            if getattr(t, "_module_path", None) is not None),
+                           getattr(node, "_module_path", None)),
             "saved": self._saved_info(node),
             "pre_hooks": _hooks(node._pre_hooks), "post_hooks": _hooks(node._post_hooks),
             "tensor_hooks": [{"index": i, "name": callable_name(h)}
@@ -304,6 +306,8 @@ class GraphBuilder:
                 continue
             tensor = saved.tensor if not saved.is_output else (
                 saved.weak() if saved.weak is not None else None)
+            if tensor is None and saved.released:
+                tensor = _released_tensor(node, saved)
             tid = tensor._uid if tensor is not None and tensor._uid in self.tensors else None
             data = saved.tensor._data if saved.tensor is not None else saved.data
             result.append({
@@ -326,6 +330,19 @@ def node_structure(node):
         "variable": tensor_id(node.variable) if isinstance(node, AccumulateGrad) else None,
         "num_inputs": len(node._output_meta),
     }
+
+
+def _released_tensor(node, saved):
+    """The tensor a released slot held, if it is still alive: release drops the reference, but
+    the slot keeps the tensor's version counter, which the tensor (an input or an output of the
+    node) shares. Then a released saved tensor keeps its id, and a viewer can draw it faded."""
+    refs = node._output_refs if saved.is_output else node._input_refs
+    for ref in refs:
+        tensor = ref() if ref is not None else None
+        if tensor is not None and tensor._version_counter is saved.version_counter and (
+                not saved.is_output or tensor.grad_fn is node):
+            return tensor
+    return None
 
 
 def _alive_outputs(node):
@@ -380,7 +397,7 @@ def _name_tensors(tensors, nodes, names):
             if node["num_inputs"] > 1:
                 suffix = f"[{info['output_nr']}]"
         elif not info["requires_grad"] and info["shape"] == [] and "data" in info["value"]:
-            stem = format_value(info["value"])  # a Python number wrapped by an op: ``3.``
+            stem = format_value(info["value"])  # a Python number wrapped by an op: ``3``
         else:
             stem = "leaf" if info["requires_grad"] else "const"
         bases.setdefault((stem, suffix), []).append(info)

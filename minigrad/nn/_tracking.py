@@ -5,7 +5,8 @@ Two things happen in ``Module.__call__`` and nothing more:
 * each output tensor gets ``tensor._module_path``: the qualified name of the innermost module
   that produced it (``"fc1"``, ``"0"``, ``""`` for a module that is not a child of another).
   An outer module does not overwrite what an inner module wrote, so the path names the layer
-  whose ``forward`` created the tensor.
+  whose ``forward`` created the tensor. Its ``grad_fn`` gets the same ``_module_path``, so that
+  a snapshot still knows the node's module after the tensor died (``model(x).sum()``).
 * when an observer is attached (``minigrad.autograd.observe.observers`` non-empty), the event
   ``module_call`` is emitted twice per call, with fields ``module``, ``name`` (the qualified
   name, or the class name for the top module), ``phase`` (``"enter"`` or ``"exit"``),
@@ -31,6 +32,9 @@ def tag_outputs(outputs, path):
     if isinstance(outputs, Tensor):
         if "_module_path" not in outputs.__dict__:
             outputs._module_path = path
+            node = outputs.grad_fn  # its node keeps the path when the tensor itself is gone
+            if node is not None and "_module_path" not in node.__dict__:
+                node._module_path = path
     elif isinstance(outputs, (tuple, list)):
         for out in outputs:
             tag_outputs(out, path)

@@ -11,6 +11,7 @@ from minigrad.ops.compare import *  # noqa: F403
 from minigrad.ops.indexing import *  # noqa: F403
 from minigrad.ops.inplace import *  # noqa: F403
 from minigrad.ops.linalg import *  # noqa: F403
+from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403

@@ -1,37 +1,88 @@
 """Helpers shared by the ops: scalars as constant tensors, dtype promotion, undoing broadcasts."""
 
+import functools
+
 import numpy as np
 
 from minigrad.tensor import Tensor
 
-__all__ = ["WrappedNumber", "as_tensor_operand", "result_dtype", "sum_to", "normalize_dim",
-           "shape_error"]
+__all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "cast_numbers",
+           "result_dtype", "sum_to", "normalize_dim", "shape_error", "qualified_node_name"]
 
+# ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
+# would have to wrap again (NumPy >= 2.3; before, ARRAY is None, the default ``out``).
+ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
+
+
+
+def _quiet_decorator():
+    """``@quiet``: the function runs with NumPy's warnings for 1/0 = inf, 0/0 = nan and overflow
+    off, as PyTorch computes them silently. It does what ``@np.errstate(divide="ignore",
+    invalid="ignore", over="ignore")`` does, at half its cost, which is most of the cost of an op
+    on a 0-d tensor: NumPy >= 2 keeps the error state in a context variable, and this sets it
+    to settings made once (older NumPy: np.errstate itself)."""
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+        settings = _make_extobj(divide="ignore", invalid="ignore", over="ignore")
+    except (ImportError, TypeError):
+        return np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+    def quiet(fn):
+        @functools.wraps(fn)
+        def quietly(*args, **kwargs):
+            token = _extobj_contextvar.set(settings)
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                _extobj_contextvar.reset(token)
+        return quietly
+    return quiet
+
+
+quiet = _quiet_decorator()
+
+_NUMBERS = (float, int, bool, np.number, np.bool_)
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 _DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
 
 
 class WrappedNumber(Tensor):
-    """A Python number used as an operand: a constant 0-d tensor that takes the other operand's
-    dtype where PyTorch's promotion rules say so (``float32 tensor * 2.0`` stays float32)."""
+    """A Python number used as an operand, as PyTorch wraps it: a constant 0-d tensor of the
+    number's own dtype (int64, float64 or bool: ``x * 2`` saves ``tensor(2)``) that promotes
+    like a number (``float32 tensor * 2.5`` stays float32) and is cast to the result's dtype
+    before an op computes with it. It prints as a plain tensor."""
 
     __slots__ = ()
 
 
 def as_tensor_operand(value, like):
-    """Turn a Python number into a WrappedNumber; pass tensors through."""
+    """Turn a Python number into a WrappedNumber; pass tensors through; ``like`` is the other
+    operand (kept for the signature: a number's dtype does not depend on it)."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, (bool, int, float, np.number, np.bool_)):
-        data = np.asarray(value)
-        kind = _CATEGORY[data.dtype.kind]
-        like_dtype = like._data.dtype
-        dtype = like_dtype if _CATEGORY[like_dtype.kind] >= kind else _DEFAULT[kind]
-        return WrappedNumber._make(data.astype(dtype))
+    if isinstance(value, _NUMBERS):
+        return WrappedNumber._make(np.asarray(value))
     if isinstance(value, (list, tuple, np.ndarray)):
         from minigrad.factories import tensor
         return tensor(value)
     raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
+
+
+def cast_numbers(a, b):
+    """The arrays of ``a`` and ``b`` to compute with: a WrappedNumber is cast to the dtype of
+    the result (None when the dtypes already agree), as PyTorch casts a wrapped number."""
+    data_a, data_b = a._data, b._data
+    if data_a.dtype == data_b.dtype:
+        return data_a, data_b, None
+    if (type(b) is WrappedNumber and type(a) is not WrappedNumber
+            and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
+        return data_a, data_b.astype(data_a.dtype), data_a.dtype  # x * 2: x's dtype wins
+    dtype = result_dtype(a, b)
+    if type(a) is WrappedNumber:
+        data_a = data_a.astype(dtype)
+    if type(b) is WrappedNumber:
+        data_b = data_b.astype(dtype)
+    return data_a, data_b, dtype
 
 
 def result_dtype(*tensors):
@@ -59,7 +110,7 @@ def _rank(t):
 
 def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``: the backward of an implicit broadcast."""
-    if grad.shape == shape:
+    if grad._data.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
@@ -76,6 +127,11 @@ def normalize_dim(dim, ndim, op=None):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
                          f"but got {dim})")
     return dim % n
+
+
+def qualified_node_name(node):
+    """``name()`` of the nodes PyTorch writes by hand (CopyBackwards, CopySlices): qualified."""
+    return f"minigrad::autograd::{type(node).__name__}"
 
 
 def shape_error(op, *shapes, detail=""):

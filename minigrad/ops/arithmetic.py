@@ -3,11 +3,19 @@
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import as_tensor_operand, result_dtype, sum_to
+from minigrad.ops._util import (
+    ARRAY,
+    WrappedNumber,
+    as_tensor_operand,
+    cast_numbers,
+    quiet,
+    sum_to,
+)
+from minigrad.tensor import Tensor
 
 __all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "Neg", "Reciprocal", "Pow", "PowTensor",
            "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow",
-           "reciprocal", "Remainder", "remainder"]
+           "reciprocal", "Remainder", "RemainderScalar", "remainder"]
 
 
 def broadcast_error(a, b):
@@ -21,13 +29,17 @@ def broadcast_error(a, b):
     return RuntimeError(f"shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
 
 
+@quiet  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
 def _binary(ufunc, a, b, float_result=False):
+    data_a, data_b, dtype = cast_numbers(a, b)
     try:
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            out = ufunc(a._data, b._data)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
+        out = ufunc(data_a, data_b, out=ARRAY)
     except ValueError:
         raise broadcast_error(a, b) from None
-    dtype = out.dtype if a._data.dtype == b._data.dtype else result_dtype(a, b)
+    if dtype is None:
+        if not float_result:
+            return out
+        dtype = out.dtype
     if float_result and dtype.kind != "f":
         dtype = np.dtype(np.float32)
     if out.dtype != dtype:
@@ -35,40 +47,51 @@ def _binary(ufunc, a, b, float_result=False):
     return out
 
 
+def _scaled(b, alpha):
+    """``alpha * b`` for the forward of ``add``/``sub`` (b keeps its kind: number or tensor)."""
+    if alpha == 1:
+        return b
+    kind = WrappedNumber if type(b) is WrappedNumber else Tensor
+    return kind._make(_binary(np.multiply, b, as_tensor_operand(alpha, b)))
+
+
 class Add(_Op):
-    """z = a + b;  ∂z/∂a = 1,  ∂z/∂b = 1 (summed over broadcast dimensions)."""
+    """z = a + α·b;  ∂z/∂a = 1,  ∂z/∂b = α (summed over broadcast dimensions)."""
 
     node_name = "AddBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
-        return _binary(np.add, a, b)
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
+        return _binary(np.add, a, _scaled(b, alpha))
 
     @staticmethod
     def backward(ctx, grad):
-        need_a, need_b = ctx.needs_input_grad
+        need_a, need_b = ctx.needs_input_grad[:2]
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(grad, shape_b) if need_b else None)
+                sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, shape_b) if need_b else None,
+                None)
 
 
 class Sub(_Op):
-    """z = a - b;  ∂z/∂a = 1,  ∂z/∂b = -1."""
+    """z = a - α·b;  ∂z/∂a = 1,  ∂z/∂b = -α."""
 
     node_name = "SubBackward0"
 
     @staticmethod
-    def forward(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
-        return _binary(np.subtract, a, b)
+    def forward(ctx, a, b, alpha=1):
+        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
+        return _binary(np.subtract, a, _scaled(b, alpha))
 
     @staticmethod
     def backward(ctx, grad):
-        need_a, need_b = ctx.needs_input_grad
+        need_a, need_b = ctx.needs_input_grad[:2]
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(-grad, shape_b) if need_b else None)
+                sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, shape_b)
+                if need_b else None,
+                None)
 
 
 class Rsub(_Op):
@@ -78,6 +101,7 @@ class Rsub(_Op):
 
     @staticmethod
     def forward(ctx, a, c):
+        ctx.alpha = 1  # node._saved_alpha, as in PyTorch
         return _binary(np.subtract, as_tensor_operand(c, a), a)
 
     @staticmethod
@@ -95,7 +119,7 @@ class Mul(_Op):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.shapes = (a.shape, b.shape)
+        ctx.shapes = (a._data.shape, b._data.shape)
         return _binary(np.multiply, a, b)
 
     @staticmethod
@@ -116,7 +140,7 @@ class Div(_Op):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b)
-        ctx.shapes = (a.shape, b.shape)
+        ctx.shapes = (a._data.shape, b._data.shape)
         return _binary(np.true_divide, a, b, float_result=True)
 
     @staticmethod
@@ -177,7 +201,8 @@ class Pow(_Op):
             data = data.astype(np.float32)
         if data.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        return np.power(data, np.asarray(exponent, dtype=data.dtype))
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0⁻¹ = inf, quietly
+            return np.power(data, np.asarray(exponent, dtype=data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -196,7 +221,7 @@ class PowTensor(_Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
+        ctx.shapes = (a._data.shape, b._data.shape)
         result = _binary(np.power, a, b)
         ctx.save_for_backward(a, b, result)
         return result
@@ -226,7 +251,8 @@ class PowScalarBase(_Op):
     def forward(ctx, c, b):
         ctx.base = c
         data = b._data if b._data.dtype.kind == "f" else b._data.astype(np.float32)
-        result = np.power(np.asarray(c, dtype=data.dtype), data)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            result = np.power(np.asarray(c, dtype=data.dtype), data)
         ctx.save_for_backward(result)
         return result
 
@@ -238,16 +264,30 @@ class PowScalarBase(_Op):
         return None, grad * result * float(np.log(ctx.base))
 
 
+class RemainderScalar(_Op):
+    """z = a mod c for a number c (sign of c, as Python's %);  ∂z/∂a = 1."""
+
+    node_name = "RemainderBackward0"
+
+    @staticmethod
+    def forward(ctx, a, c):
+        return _binary(np.remainder, a, as_tensor_operand(c, a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
 class Remainder(_Op):
     """z = a mod b (sign of b, as Python's %);  ∂z/∂a = 1,  ∂z/∂b = -floor(a/b)."""
 
-    node_name = "RemainderBackward0"
+    node_name = "RemainderBackward1"
     saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
-        ctx.shapes = (a.shape, b.shape)
+        ctx.shapes = (a._data.shape, b._data.shape)
         return _binary(np.remainder, a, b)
 
     @staticmethod
@@ -255,32 +295,42 @@ class Remainder(_Op):
         need_a, need_b = ctx.needs_input_grad
         a, b = ctx.saved_tensors
         shape_a, shape_b = ctx.shapes
-        quotient = _floor_quotient(a, b)
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(-grad * quotient, shape_b) if need_b else None)
+                sum_to(-grad * _floor_quotient(a, b), shape_b) if need_b else None)
 
 
 def _floor_quotient(a, b):
     """floor(a / b) as a constant tensor (its own gradient is zero almost everywhere)."""
-    from minigrad.tensor import Tensor
     with np.errstate(divide="ignore", invalid="ignore"):
         return Tensor._make(np.floor_divide(a._data, b._data))
 
 
 def remainder(a, b):
+    if isinstance(b, (bool, int, float, np.number, np.bool_)):
+        return RemainderScalar.apply(a, b)
     return Remainder.apply(a, as_tensor_operand(b, a))
 
 
+def _check_alpha(a, b, alpha):
+    if isinstance(alpha, float) and a._data.dtype.kind in "biu" and b._data.dtype.kind in "biu":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+
+
 def add(a, b, alpha=1):
-    if alpha != 1:
-        b = mul(b, alpha)
-    return Add.apply(a, as_tensor_operand(b, a))
+    b = as_tensor_operand(b, a)
+    if alpha == 1:
+        return Add.apply(a, b)
+    _check_alpha(a, b, alpha)
+    return Add.apply(a, b, alpha)
 
 
 def sub(a, b, alpha=1):
-    if alpha != 1:
-        b = mul(b, alpha)
-    return Sub.apply(a, as_tensor_operand(b, a))
+    b = as_tensor_operand(b, a)
+    if alpha == 1:
+        return Sub.apply(a, b)
+    _check_alpha(a, b, alpha)
+    return Sub.apply(a, b, alpha)
 
 
 def rsub(a, c):
@@ -305,7 +355,6 @@ def reciprocal(a):
 
 
 def pow(a, exponent):  # noqa: A001 - PyTorch's name
-    from minigrad.tensor import Tensor
     if isinstance(exponent, Tensor):
         return PowTensor.apply(a, exponent)
     return Pow.apply(a, exponent)

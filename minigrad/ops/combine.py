@@ -160,7 +160,7 @@ class MaskedFill(_Op):
 
     @staticmethod
     def forward(ctx, x, mask, value):
-        ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), x.shape
+        ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
         shape = _broadcast_shape(x, ctx.mask)
         value = np.asarray(value).astype(x._data.dtype)
         return np.where(mask, value, np.broadcast_to(x._data, shape))
@@ -178,7 +178,7 @@ class MaskedFillTensor(_Op):
 
     @staticmethod
     def forward(ctx, x, mask, value):
-        ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), x.shape
+        ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
         ctx.value_dtype = value._data.dtype
         shape = _broadcast_shape(x, ctx.mask)
         data = value._data.astype(x._data.dtype)

@@ -7,7 +7,7 @@ Comparison results are bool tensors outside the graph: they never require grad, 
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import as_tensor_operand, result_dtype, sum_to
+from minigrad.ops._util import WrappedNumber, as_tensor_operand, cast_numbers, result_dtype, sum_to
 from minigrad.tensor import Tensor
 
 __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
@@ -30,9 +30,10 @@ def _operand(op, a, b):
 
 def _broadcast(ufunc, a, b):
     from minigrad.ops.arithmetic import broadcast_error
+    data_a, data_b, _ = cast_numbers(a, b)  # x == 0.1 compares in x's dtype, as in PyTorch
     try:
         with np.errstate(invalid="ignore"):
-            return ufunc(a._data, b._data)
+            return ufunc(data_a, data_b)
     except ValueError:
         raise broadcast_error(a, b) from None
 
@@ -126,6 +127,8 @@ def isfinite(a):
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True where ``|a - b| <= atol + rtol * |b|`` (elementwise)."""
     b = _operand("isclose", a, b)
+    if type(b) is WrappedNumber:  # NB: PyTorch wants a tensor here; a number takes a's dtype
+        b = WrappedNumber._make(b._data.astype(a._data.dtype))
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{a.dtype.tensor_type[:-6]} did not match {b.dtype.tensor_type[:-6]}")
     _broadcast(np.add, a, b)  # PyTorch's message when the shapes do not broadcast

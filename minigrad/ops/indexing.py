@@ -16,7 +16,7 @@ import numpy as np
 from minigrad.autograd.function import _Op
 from minigrad.grad_mode import state
 from minigrad.ops import shape as shape_ops
-from minigrad.ops._util import as_tensor_operand, normalize_dim, sum_to
+from minigrad.ops._util import as_tensor_operand, normalize_dim, qualified_node_name, sum_to
 from minigrad.tensor import Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
@@ -38,7 +38,7 @@ class _Gather(_Op):
 
     @staticmethod
     def forward(ctx, x, index):
-        ctx.self_sym_sizes, ctx.index = x.shape, index
+        ctx.self_sym_sizes, ctx.index = tuple(x.shape), index
         out = x._data[index]
         return out if isinstance(out, np.ndarray) else np.asarray(out)
 
@@ -88,7 +88,7 @@ class Index(_Gather):
 
     @staticmethod
     def forward(ctx, x, index):
-        ctx.self_sym_sizes, ctx.index = x.shape, index
+        ctx.self_sym_sizes, ctx.index = tuple(x.shape), index
         return np.ascontiguousarray(x._data[index])  # a fresh row-major tensor, like PyTorch's
 
 
@@ -306,7 +306,13 @@ def getitem(x, index):
 
 def select(x, dim, index):
     """``x[..., index, ...]`` with ``index`` at dimension ``dim``."""
+    if x.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, x.ndim)
+    size = x.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(x.shape)} at dimension {dim}")
     return getitem(x, (slice(None),) * dim + (index,))
 
 
@@ -397,12 +403,8 @@ class FillWhole(_SetItem):
     node_name = "FillBackward3"
 
 
-def _qualified_name(self):
-    return f"minigrad::autograd::{type(self).__name__}"
-
-
 # PyTorch writes these two nodes by hand (not generated): their name() is qualified.
-CopySlices._backward_cls.name = CopyWhole._backward_cls.name = _qualified_name
+CopySlices._backward_cls.name = CopyWhole._backward_cls.name = qualified_node_name
 
 
 def _strip_leading_ones(shape):

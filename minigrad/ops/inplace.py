@@ -14,7 +14,7 @@ from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, pointwise
-from minigrad.ops._util import sum_to
+from minigrad.ops._util import qualified_node_name, sum_to
 from minigrad.tensor import Tensor
 
 __all__ = ["inplace", "Zero", "Fill", "Copy", "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE"]
@@ -70,6 +70,10 @@ class Copy(_Op):
         need_x, need_src = ctx.needs_input_grad
         return (grad * 0 if need_x else None,
                 sum_to(grad, ctx.src_shape).to(ctx.src_dtype) if need_src else None)
+
+
+# PyTorch writes this node by hand (it is not generated): its name() is qualified.
+Copy._backward_cls.name = qualified_node_name
 
 
 def _check_inplace(x):
@@ -180,6 +184,21 @@ sigmoid_ = _unary(pointwise.sigmoid)
 tanh_ = _unary(pointwise.tanh)
 sqrt_ = _unary(pointwise.sqrt)
 abs_ = _unary(pointwise.abs)
+sin_ = _unary(pointwise.sin)
+cos_ = _unary(pointwise.cos)
+log1p_ = _unary(pointwise.log1p)
+sign_ = _unary(pointwise.sign)
+reciprocal_ = _unary(arithmetic.reciprocal)
+square_ = _unary(pointwise.square)
+floor_ = _unary(pointwise.floor)
+ceil_ = _unary(pointwise.ceil)
+trunc_ = _unary(pointwise.trunc)
+
+
+def round_(x, *, decimals=0):
+    return inplace(x, lambda t: pointwise.round(t, decimals=decimals))
+
 
 __all__ += ["add_", "sub_", "mul_", "div_", "pow_", "neg_", "zero_", "fill_", "copy_", "clamp_",
-            "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_"]
+            "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
+            "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]

@@ -166,7 +166,7 @@ class Addmm(_Op):
         _check_expand(c.shape, target)
         need_c, need_a, need_b = ctx.needs_input_grad[:3]
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.self_sym_sizes, ctx.alpha, ctx.beta = c.shape, alpha, beta
+        ctx.self_sym_sizes, ctx.alpha, ctx.beta = tuple(c.shape), alpha, beta
         product = a._data @ b._data
         if alpha != 1:
             product = product * np.asarray(alpha, dtype=product.dtype)

@@ -1,12 +1,16 @@
 """Elementwise math: exp, log, trigonometry, activations, clamp and dtype casts."""
 
+import builtins
+
 import numpy as np
 
 from minigrad.autograd.function import _Op
+from minigrad.tensor import Tensor
 
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Sqrt", "Abs", "Clamp",
            "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "abs",
-           "clamp", "square", "log1p", "to_copy", "Sign", "sign"]
+           "clamp", "square", "log1p", "to_copy", "Sign", "sign", "Round", "RoundDecimals",
+           "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
 
 def _floating(a):
@@ -211,6 +215,71 @@ class Sign(_Op):
         return grad * 0
 
 
+class _Step(_Op):
+    """A piecewise-constant function: ∂y/∂x = 0 (PyTorch returns zeros, not ``grad * 0``)."""
+
+    ufunc = None
+
+    @staticmethod
+    def forward(ctx, x):
+        data = x._data
+        return data.copy() if data.dtype.kind in "biu" else ctx._forward_cls.ufunc(data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor._make(np.zeros_like(grad._data))
+
+
+class Round(_Step):
+    """y = x rounded to the nearest integer (ties to even);  ∂y/∂x = 0."""
+
+    node_name = "RoundBackward0"
+    ufunc = np.rint
+
+
+class Floor(_Step):
+    """y = ⌊x⌋;  ∂y/∂x = 0."""
+
+    node_name = "FloorBackward0"
+    ufunc = np.floor
+
+
+class Ceil(_Step):
+    """y = ⌈x⌉;  ∂y/∂x = 0."""
+
+    node_name = "CeilBackward0"
+    ufunc = np.ceil
+
+
+class Trunc(_Step):
+    """y = x rounded towards zero;  ∂y/∂x = 0."""
+
+    node_name = "TruncBackward0"
+    ufunc = np.trunc
+
+
+class RoundDecimals(_Op):
+    """y = x rounded to ``decimals`` decimal places (ties to even);  ∂y/∂x = 0."""
+
+    node_name = "RoundBackward1"
+
+    @staticmethod
+    def forward(ctx, x, decimals):
+        data = x._data
+        if data.dtype.kind != "f":
+            raise NotImplementedError(
+                f'"round_cpu" not implemented for \'{x.dtype.tensor_type[:-6]}\'')
+        ten = np.asarray(10.0 ** builtins.abs(decimals), dtype=data.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):  # as PyTorch: x * 10ᵈ may overflow
+            if decimals > 0:
+                return np.rint(data * ten) / ten
+            return np.rint(data / ten) * ten
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Tensor._make(np.zeros_like(grad._data)), None
+
+
 class Clamp(_Op):
     """y = min(max(x, lo), hi);  ∂y/∂x = 1 where lo ≤ x ≤ hi, else 0."""
 
@@ -298,6 +367,25 @@ def sign(x):
 
 def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
     return Clamp.apply(x, min, max)
+
+
+def round(x, *, decimals=0):  # noqa: A001 - PyTorch's name
+    """Round to the nearest integer, or to ``decimals`` decimal places; ties go to even."""
+    if decimals == 0:
+        return Round.apply(x)
+    return RoundDecimals.apply(x, int(decimals))
+
+
+def floor(x):
+    return Floor.apply(x)
+
+
+def ceil(x):
+    return Ceil.apply(x)
+
+
+def trunc(x):
+    return Trunc.apply(x)
 
 
 def square(x):

@@ -53,7 +53,7 @@ class Sum(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_sizes = tuple(x.shape)
         return np.asarray(x._data.sum(dtype=_sum_dtype(x._data)))
 
     @staticmethod
@@ -68,7 +68,7 @@ class SumDim(_Op):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
-        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_sizes = tuple(x.shape)
         ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
         data = x._data
         if data.ndim == 0:
@@ -93,7 +93,7 @@ class Mean(_Op):
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {x.dtype.tensor_type[:-6]}")
-        ctx.self_sym_sizes, ctx.numel = x.shape, x.numel()
+        ctx.self_sym_sizes, ctx.numel = tuple(x.shape), x.numel()
         return np.asarray(x._data.mean(dtype=x._data.dtype))
 
     @staticmethod
@@ -112,7 +112,7 @@ class MeanDim(_Op):
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {x.dtype.tensor_type[:-6]}")
-        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_sizes = tuple(x.shape)
         ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
         data = x._data
         if data.ndim == 0:
@@ -199,7 +199,7 @@ class MaxDim(_Op):
     def forward(ctx, x, dim, keepdim):
         d = normalize_dim(dim, x.ndim)
         data = x._data
-        ctx.self_sym_sizes, ctx.dim, ctx.keepdim = x.shape, d, keepdim
+        ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(x.shape), d, keepdim
         if data.ndim == 0:
             values, indices = data.copy(), np.zeros((), np.int64)
         else:

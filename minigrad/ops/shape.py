@@ -5,6 +5,7 @@ the two share memory and the version counter, as in PyTorch.
 """
 
 import math
+import warnings
 
 import numpy as np
 
@@ -14,8 +15,8 @@ from minigrad.ops._util import normalize_dim, sum_to
 __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "SqueezeDim",
            "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
            "Repeat", "view", "reshape", "flatten", "unflatten", "expand", "expand_as",
-           "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "t",
-           "permute", "movedim", "chunk", "split", "unbind", "repeat"]
+           "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
+           "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -58,7 +59,7 @@ class View(_Op):
 
     @staticmethod
     def forward(ctx, x, shape):
-        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_sizes = tuple(x.shape)
         out = _view_of(x._data, _infer_shape(shape, x._data.size))
         if out is None:
             raise RuntimeError(VIEW_INCOMPATIBLE)
@@ -77,7 +78,7 @@ class UnsafeView(_Op):
 
     @staticmethod
     def forward(ctx, x, shape):
-        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_sizes = tuple(x.shape)
         return x._data.reshape(shape)
 
     @staticmethod
@@ -93,7 +94,7 @@ class Expand(_Op):
 
     @staticmethod
     def forward(ctx, x, shape):
-        ctx.self_sym_sizes = x.shape
+        ctx.self_sym_sizes = tuple(x.shape)
         return np.broadcast_to(x._data, _expanded_shape(x, shape))
 
     @staticmethod
@@ -304,7 +305,7 @@ class Repeat(_Op):
         if len(repeats) < x.ndim:
             raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
                                "number of dimensions of tensor")
-        ctx.self_sym_sizes, ctx.repeats = x.shape, repeats
+        ctx.self_sym_sizes, ctx.repeats = tuple(x.shape), repeats
         padded = (1,) * (len(repeats) - x.ndim) + x.shape
         return np.tile(x._data.reshape(padded), repeats)
 
@@ -391,7 +392,35 @@ def transpose(x, dim0, dim1):
     return Transpose.apply(x, dim0, dim1)
 
 
-swapaxes = transpose
+swapaxes = swapdims = transpose
+
+# PyTorch warns once per process (TORCH_WARN_ONCE); NB: minigrad leaves that to Python's filters.
+T_NOT_2D = ("The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+            "deprecated and it will throw an error in a future release. Consider `x.mT` to "
+            "transpose batches of matrices or `x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` "
+            "to reverse the dimensions of a tensor.")
+T_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+MT_0D = "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+
+
+def numpy_t(x):
+    """``x.T``: all dimensions reversed (a warning unless x is a matrix), as PyTorch's numpy_T."""
+    if x.ndim not in (0, 2):
+        warnings.warn(T_NOT_2D, UserWarning, stacklevel=3)
+    elif x.ndim == 0:
+        warnings.warn(T_0D, UserWarning, stacklevel=3)
+    return Permute.apply(x, tuple(reversed(range(x.ndim))))
+
+
+def matrix_t(x):
+    """``x.mT``: the last two dimensions swapped (x itself, with a warning, for a 0-d x)."""
+    if x.ndim == 0:
+        warnings.warn(MT_0D, UserWarning, stacklevel=3)
+        return x
+    if x.ndim < 2:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. "
+                           f"Got {x.ndim}-D tensor.")
+    return Transpose.apply(x, -2, -1)
 
 
 def t(x):
@@ -403,12 +432,26 @@ def permute(x, *dims):
 
 
 def movedim(x, source, destination):
-    source = [normalize_dim(d, x.ndim) for d in np.atleast_1d(source).tolist()]
-    destination = [normalize_dim(d, x.ndim) for d in np.atleast_1d(destination).tolist()]
+    """x with the dimensions ``source`` moved to the positions ``destination`` (a view)."""
+    given_source = np.atleast_1d(source).tolist()
+    given_destination = np.atleast_1d(destination).tolist()
+    if len(given_source) != len(given_destination):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source "
+                           f"({given_source} dims) should contain the same number of dims as "
+                           f"destination ({given_destination} dims)")
+    source = [normalize_dim(d, x.ndim) for d in given_source]
+    destination = [normalize_dim(d, x.ndim) for d in given_destination]
+    for name, dims, given in (("source", source, given_source),
+                              ("destination", destination, given_destination)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
     order = [d for d in range(x.ndim) if d not in source]
     for dst, src in sorted(zip(destination, source)):
         order.insert(dst, src)
     return Permute.apply(x, tuple(order))
+
+
+moveaxis = movedim
 
 
 def split(x, split_size_or_sections, dim=0):

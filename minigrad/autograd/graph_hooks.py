@@ -1,0 +1,143 @@
+"""Hooks on the graph as a whole, as in ``torch.autograd.graph``.
+
+- ``saved_tensors_hooks(pack_hook, unpack_hook)``: decide how tensors saved for backward are
+  stored (``pack_hook(tensor) -> anything``) and brought back (``unpack_hook(packed) ->
+  tensor``), e.g. to log them, compress them or keep them on disk.
+- ``disable_saved_tensors_hooks(error_message)``: a region where such hooks are an error.
+- ``register_multi_grad_hook(tensors, fn, mode="all")``: one call per backward pass once the
+  gradients of several tensors are known (or, with ``mode="any"``, as soon as the first one is).
+"""
+
+import contextlib
+import functools
+
+from minigrad.autograd import engine, observe
+from minigrad.autograd.node import RemovableHandle, _saved_tensors_hooks_stack
+
+__all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook"]
+
+_disabled_message = None  # set inside disable_saved_tensors_hooks
+
+
+class saved_tensors_hooks:
+    """Within this block, every tensor saved for backward goes through ``pack_hook`` when the
+    node is created, and through ``unpack_hook`` whenever backward (or ``node._saved_*``)
+    reads it back. The innermost block wins. ``pack_hook`` runs under ``no_grad``.
+
+    Example:
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> with minigrad.autograd.graph.saved_tensors_hooks(
+        ...         lambda t: t.tolist(), lambda packed: minigrad.tensor(packed)):
+        ...     y = x * x                     # x is saved twice, as a Python list
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _disabled_message is not None:
+            raise RuntimeError(_disabled_message)
+        _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc):
+        _saved_tensors_hooks_stack.pop()
+        return False
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message):
+    """Within this block, entering ``saved_tensors_hooks`` raises ``RuntimeError(error_message)``
+    (and so does entering this block while such hooks are active).
+
+    Example:
+        >>> with minigrad.autograd.graph.disable_saved_tensors_hooks("not here"):
+        ...     minigrad.autograd.graph.saved_tensors_hooks(print, print).__enter__()
+        Traceback (most recent call last):
+        RuntimeError: not here
+    """
+    global _disabled_message
+    previous = _disabled_message
+    try:
+        _disabled_message = error_message
+        if _saved_tensors_hooks_stack:
+            raise RuntimeError(error_message)
+        yield
+    finally:
+        _disabled_message = previous
+
+
+class _MultiHandle(RemovableHandle):
+    """Removes the hook that ``register_multi_grad_hook`` put on each tensor."""
+
+    def __init__(self, handles):
+        self.handles = tuple(handles)
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call ``fn`` once per backward pass when the gradients of ``tensors`` are known.
+
+    ``mode="all"``: ``fn(grads)`` runs when the last gradient the pass will compute for any of
+    ``tensors`` arrives; ``grads`` has one entry per tensor, None for a tensor the pass does not
+    reach (not in the graph, or not needed for ``inputs=``). ``mode="any"``: ``fn(grad)`` runs
+    with the first gradient that arrives. Both are tensor hooks underneath (they run where a
+    tensor hook runs, in registration order); ``fn`` must not modify its arguments.
+
+    Example:
+        >>> a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> b = minigrad.tensor([3.0, 4.0], requires_grad=True)
+        >>> c = a * b
+        >>> handle = minigrad.autograd.graph.register_multi_grad_hook(
+        ...     (a, b, c), lambda grads: print([g is not None for g in grads]))
+        >>> c.sum().backward(retain_graph=True)
+        [True, True, True]
+        >>> c.sum().backward(inputs=(a,))
+        [True, False, True]
+    """
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        ran = set()  # ids of the passes in which fn already ran
+
+        @functools.wraps(fn)
+        def any_hook(grad):
+            if observe.current_pass not in ran:
+                ran.add(observe.current_pass)
+                fn(grad)
+
+        return _MultiHandle(t.register_hook(any_hook) for t in tensors if t.requires_grad)
+
+    nodes = [_node_of(t) for t in tensors]
+    pending, buffers = {}, {}  # per pass: how many gradients are still to come, and the grads
+
+    def all_hook(index):
+        def hook(grad):
+            pass_id = observe.current_pass
+            if pass_id not in pending:  # the first of them in this pass: count the others
+                pending[pass_id] = sum(map(engine.will_execute, nodes))
+                buffers[pass_id] = [None] * len(nodes)
+            buffers[pass_id][index] = grad
+            pending[pass_id] -= 1
+            if pending[pass_id] == 0:
+                del pending[pass_id]
+                fn(buffers.pop(pass_id))
+        return hook
+
+    return _MultiHandle([t.register_hook(all_hook(i)) for i, t in enumerate(tensors)])
+
+
+def _node_of(tensor):
+    """The node whose run computes ``tensor``'s gradient (AccumulateGrad for a leaf)."""
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn
+    if not tensor.requires_grad:
+        raise AssertionError("Expected gradient function to be set")
+    return tensor._grad_accumulator()

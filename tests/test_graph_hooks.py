@@ -1,0 +1,238 @@
+"""``saved_tensors_hooks``, ``disable_saved_tensors_hooks`` and ``register_multi_grad_hook``
+against torch: what the hooks see, when they run, and the values and errors that follow."""
+
+import numpy as np
+import pytest
+
+import minigrad
+
+
+def values(grads):
+    return [None if g is None else g.tolist() for g in grads]
+
+
+# ----------------------------------------------------------------------------- saved tensors
+def pack_unpack_log(lib):
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape), t.requires_grad,
+                    t.grad_fn.name() if t.grad_fn else None, lib.is_grad_enabled()))
+        return t.detach().clone()
+
+    def unpack(packed):
+        log.append(("unpack", lib.is_grad_enabled()))
+        return packed
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x.exp()
+        z = x * x
+    log.append("forward done")
+    result = y.grad_fn._saved_result
+    log.append(("result", result.grad_fn is y.grad_fn, result.requires_grad,
+                np.round(result.tolist(), 5).tolist()))
+    log.append(("same object twice", z.grad_fn._saved_self is z.grad_fn._saved_other))
+    (y.sum() + z.sum()).backward()
+    log.append(("grad", np.round(x.grad.tolist(), 5).tolist()))
+    return log
+
+
+@pytest.mark.torch
+def test_pack_and_unpack_run_as_in_torch(torch):
+    log = pack_unpack_log(minigrad)
+    assert log == pack_unpack_log(torch)
+    assert log[:3] == [("pack", (2,), True, "ExpBackward0", False),  # pack runs under no_grad
+                       ("pack", (2,), True, None, False), ("pack", (2,), True, None, False)]
+
+
+def double_backward_through_hooks(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True, dtype=lib.float64)
+    with lib.autograd.graph.saved_tensors_hooks(lambda t: t.detach(), lambda t: t):
+        a = x * 3
+        y = (a.sin() * x.exp()).sum()
+    (g,) = lib.autograd.grad(y, x, create_graph=True)
+    g.sum().backward()
+    saved = a.grad_fn.next_functions  # a's node is unchanged
+    return x.grad.tolist(), len(saved)
+
+
+@pytest.mark.torch
+def test_unpacked_tensors_are_put_back_in_the_graph(torch):
+    """``pack_hook`` detaches, yet double backward works: the unpacked tensor gets the saved
+    tensor's place in the graph back (grad_fn, or the leaf's AccumulateGrad)."""
+    mine, theirs = double_backward_through_hooks(minigrad), double_backward_through_hooks(torch)
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-12)
+    for lib in (torch, minigrad):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.detach(), lambda t: t):
+            leaf_saved = x.sin()
+            a = x * 3
+            inner_saved = a.sin()
+        s = leaf_saved.grad_fn._saved_self
+        assert (s.is_leaf, s.requires_grad, s.grad_fn) == (True, True, None)
+        s = inner_saved.grad_fn._saved_self
+        assert (s.is_leaf, s.requires_grad, s.grad_fn) == (False, True, a.grad_fn)
+
+
+def custom_function_saves(lib):
+    log = []
+
+    class Square(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            y = x * x
+            ctx.save_for_backward(x, y)
+            return y
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, y = ctx.saved_tensors
+            log.append(("backward", x.requires_grad, y.requires_grad, y.grad_fn is not None))
+            return 2 * x * grad
+
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    with lib.autograd.graph.saved_tensors_hooks(lambda t: log.append("pack") or t.detach(),
+                                                lambda t: log.append("unpack") or t):
+        y = Square.apply(x)
+    y.sum().backward()
+    return log, x.grad.tolist()
+
+
+@pytest.mark.torch
+def test_hooks_see_what_a_custom_function_saves(torch):
+    assert custom_function_saves(minigrad) == custom_function_saves(torch) == (
+        ["pack", "pack", "unpack", "unpack", ("backward", True, True, True)], [2.0, 4.0])
+
+
+@pytest.mark.torch
+def test_no_version_check_with_hooks(torch):
+    """With hooks, the saved tensor is whatever unpack_hook returns: no version check."""
+    grads = []
+    for lib in (torch, minigrad):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t.detach().clone(), lambda t: t):
+            a = x * 1
+            y = a.sin()
+        a.add_(1)
+        y.sum().backward()
+        grads.append(x.grad.tolist())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-6)
+
+
+@pytest.mark.torch
+def test_unpack_hook_must_return_a_tensor(torch):
+    errors = []
+    for lib in (torch, minigrad):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: 3):
+            y = x.exp()
+        with pytest.raises(TypeError) as info:
+            y.sum().backward()
+        errors.append(str(info.value))
+    assert errors[0] == errors[1] == ("Output of saved tensor unpack_hook expected to be a "
+                                      "Tensor but got result of type int")
+
+
+@pytest.mark.torch
+def test_the_innermost_hooks_win_and_freed_tensors_stay_freed(torch):
+    for lib in (torch, minigrad):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        graph = lib.autograd.graph
+        with graph.saved_tensors_hooks(lambda t: ("outer", t), lambda p: p[1] * 0):
+            with graph.saved_tensors_hooks(lambda t: ("inner", t), lambda p: p[1]):
+                y = x.exp()
+            z = x.exp()
+        y.sum().backward(retain_graph=True)
+        assert x.grad.tolist() == pytest.approx(np.exp([1.0, 2.0]).tolist())
+        z.sum().backward()
+        assert x.grad.tolist() == pytest.approx(np.exp([1.0, 2.0]).tolist())  # outer: times 0
+        with pytest.raises(RuntimeError, match="^Trying to backward through the graph a second"):
+            _ = z.grad_fn._saved_result
+
+
+@pytest.mark.torch
+def test_disable_saved_tensors_hooks(torch):
+    for lib in (torch, minigrad):
+        graph = lib.autograd.graph
+        with graph.disable_saved_tensors_hooks("no hooks here"):
+            with pytest.raises(RuntimeError, match="^no hooks here$"):
+                with graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                    pass
+            with graph.disable_saved_tensors_hooks("nested"):
+                with pytest.raises(RuntimeError, match="^nested$"):
+                    graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+            with pytest.raises(RuntimeError, match="^no hooks here$"):  # restored
+                graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+        with graph.saved_tensors_hooks(lambda t: t, lambda t: t):  # enabled again
+            with pytest.raises(RuntimeError, match="^hooks are active$"):
+                with graph.disable_saved_tensors_hooks("hooks are active"):
+                    pass
+            with graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                pass
+
+
+# ----------------------------------------------------------------------------- multi grad hook
+def multi_grad_log(lib):
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = lib.tensor([3.0, 4.0], requires_grad=True)
+    c = a * b
+    d = a * b
+    log = []
+    register = lib.autograd.graph.register_multi_grad_hook
+    handle = register((a, b, c, d), lambda grads: log.append(("all", values(grads))))
+    c.register_hook(lambda g: log.append(("c", g.tolist())))
+    a.register_hook(lambda g: log.append(("a", g.tolist())))
+    c.sum().backward(retain_graph=True)
+    log.append("backward(inputs=(a,))")
+    c.sum().backward(inputs=(a,), retain_graph=True)
+    log.append("grad(c.sum(), [c])")
+    lib.autograd.grad(c.sum(), [c], retain_graph=True)
+    log.append("grad(c.sum(), [a])")
+    with pytest.raises(RuntimeError) as info:
+        lib.autograd.grad(c.sum(), [a], retain_graph=True)
+    log.append(str(info.value))
+    log.append("any")
+    handle_any = register((a, b, c), lambda g: log.append(("any", g.tolist())), mode="any")
+    (c.sum() + d.sum()).backward(retain_graph=True)
+    log.append("removed")
+    handle.remove()
+    handle_any.remove()
+    c.sum().backward(retain_graph=True)
+    return log
+
+
+@pytest.mark.torch
+def test_multi_grad_hook_calls_and_order_match_torch(torch):
+    log = multi_grad_log(minigrad)
+    assert log == multi_grad_log(torch)
+    assert log[:3] == [("c", [1.0, 1.0]), ("a", [3.0, 4.0]),
+                       ("all", [[3.0, 4.0], [1.0, 2.0], [1.0, 1.0], None])]
+
+
+@pytest.mark.torch
+def test_multi_grad_hook_bad_input(torch):
+    for lib in (torch, minigrad):
+        a = lib.tensor([1.0], requires_grad=True)
+        register = lib.autograd.graph.register_multi_grad_hook
+        with pytest.raises(ValueError, match=r"^Expects mode to be one of \('all', 'any'\) but "
+                                             r"got x$"):
+            register((a,), print, mode="x")
+        with pytest.raises(AssertionError, match="^Expected gradient function to be set$"):
+            register((a, lib.tensor([1.0])), print)
+        handle = register((a, lib.tensor([1.0])), print, mode="any")  # skips that tensor
+        assert isinstance(handle, lib.autograd.graph.RemovableHandle)
+
+
+def after_a_tensor_hook(lib):
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    a.register_hook(lambda g: g * 100)
+    lib.autograd.graph.register_multi_grad_hook((a,), lambda grads: seen.append(values(grads)))
+    (a * 2).sum().backward()
+    return seen
+
+
+@pytest.mark.torch
+def test_multi_grad_hook_sees_what_earlier_tensor_hooks_returned(torch):
+    assert after_a_tensor_hook(minigrad) == after_a_tensor_hook(torch) == [[[200.0, 200.0]]]
