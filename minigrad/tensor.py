@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from minigrad import _dtype
+from minigrad.autograd import api
 from minigrad.autograd.node import AccumulateGrad, _add_hook
 
 __all__ = ["Tensor", "Size"]
@@ -477,8 +478,7 @@ class Tensor:
 
         ``gradient`` is the vector of the vector-Jacobian product (needed for non-scalars).
         """
-        from minigrad.autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def _bump_version(self):
         self._version_counter[0] += 1

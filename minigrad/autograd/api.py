@@ -2,7 +2,10 @@
 
 import warnings
 
+import numpy as np
+
 from minigrad.autograd import engine
+from minigrad.autograd.node import _tensor_class
 
 __all__ = ["backward", "grad"]
 
@@ -15,7 +18,7 @@ _warned_create_graph = False
 
 
 def _as_tuple(value):
-    from minigrad.tensor import Tensor
+    Tensor = _tensor_class()
     if value is None:
         return None
     if isinstance(value, Tensor):
@@ -25,8 +28,7 @@ def _as_tuple(value):
 
 def _make_grads(outputs, grads):
     """The initial gradient of each output: given, or 1 for a scalar (PyTorch's checks)."""
-    from minigrad.factories import ones_like
-    from minigrad.tensor import Tensor
+    Tensor = _tensor_class()
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
         if isinstance(grad, Tensor):
@@ -42,7 +44,7 @@ def _make_grads(outputs, grads):
                 if not out.is_floating_point():
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-                result.append(ones_like(out))
+                result.append(Tensor._make(np.ones(out._data.shape, out._data.dtype)))
             else:
                 result.append(None)
         else:

@@ -148,7 +148,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
 
 def _queue(ready):
     """The ready nodes in the order they will run (for observers; the heap keeps no order)."""
-    return tuple(map(_third, sorted(ready)))
+    return tuple(map(_third, sorted(ready) if len(ready) > 1 else ready))
 
 
 _third = operator.itemgetter(2)

@@ -311,8 +311,8 @@ class AccumulateGrad(Node):
 def _accumulate(held, grad):
     """The new ``.grad``: in place without ``create_graph``, a differentiable sum with it."""
     if not state.grad_enabled:
-        if held is None:
-            return grad.detach().clone()
+        if held is None:  # a copy, in the same memory layout (grad.detach().clone())
+            return _tensor_class()._make(grad._data.copy(order="K"))
         held._data += grad._data
         return held
     if held is None:

@@ -7,7 +7,16 @@ Comparison results are bool tensors outside the graph: they never require grad, 
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import WrappedNumber, as_tensor_operand, cast_numbers, result_dtype, sum_to
+from minigrad.ops._util import (
+    ARRAY,
+    WrappedNumber,
+    as_tensor_operand,
+    cast_numbers,
+    quiet,
+    result_dtype,
+    sum_to,
+)
+from minigrad.ops.arithmetic import broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
@@ -28,12 +37,11 @@ def _operand(op, a, b):
             " * (Tensor input, Number other, *, Tensor out = None)\n") from None
 
 
+@quiet  # comparisons with NaN are False, silently
 def _broadcast(ufunc, a, b):
-    from minigrad.ops.arithmetic import broadcast_error
     data_a, data_b, _ = cast_numbers(a, b)  # x == 0.1 compares in x's dtype, as in PyTorch
     try:
-        with np.errstate(invalid="ignore"):
-            return ufunc(data_a, data_b)
+        return ufunc(data_a, data_b, out=ARRAY)
     except ValueError:
         raise broadcast_error(a, b) from None
 
