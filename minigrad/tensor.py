@@ -123,6 +123,7 @@ class Tensor:
     _post_acc_hooks = None  # {handle id: hook} run after .grad is accumulated
     _accumulator = None     # weak reference to the AccumulateGrad node of a leaf
     _uid = None             # the id of this tensor in snapshots and recordings
+    _module_path = None     # the nn.Module whose forward created it (nn/_tracking.py)
 
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
 

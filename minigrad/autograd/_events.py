@@ -6,6 +6,8 @@ about it (its structure), so that the final snapshot can describe nodes that die
 recording ended. Nothing here keeps a tensor or a node alive.
 """
 
+import os
+import sys
 import warnings
 import weakref
 
@@ -57,6 +59,7 @@ class EventCollector:
         self.released = {}        # node id -> names of its saved tensors released
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
+        self._recent = {}         # id(grad) -> (grad, version, value ref), for one node's run
 
     # ----------------------------------------------------------------- observer
     def __call__(self, kind, **fields):
@@ -73,10 +76,13 @@ class EventCollector:
         """Every few hundred events: stop when a cap is reached."""
         count = len(self.events)
         self.nbytes = 240 * count  # an event with its small tuples, roughly
-        if count >= self.max_events or self.nbytes + self.values.nbytes >= self.max_bytes:
-            self.stop(f"the recording reached its cap ({count} events, about "
-                      f"{(self.nbytes + self.values.nbytes) // 2**20} MiB; max_events="
-                      f"{self.max_events}, max_bytes={self.max_bytes})")
+        size = self.nbytes + self.values.nbytes
+        if count >= self.max_events:
+            self.stop(f"it reached max_events={self.max_events} ({count} events, "
+                      f"about {_size(size)})")
+        elif size >= self.max_bytes:
+            self.stop(f"it reached max_bytes={self.max_bytes} (about {_size(size)} "
+                      f"in {count} events)")
         # An event adds at most about 1.5 kB (with new small values): look again before the
         # byte cap can be passed, and at least every 256 events.
         room = (self.max_bytes - self.nbytes - self.values.nbytes) // 1500
@@ -104,18 +110,19 @@ class EventCollector:
                 tuple(map(nid, f["queue"])))
 
     def _node_started(self, f):
-        nid, add = self._nid, self.values.add
+        nid, add = self._nid, self._grad_value
+        self._recent.clear()
         return ("node_started", len(self.events), self.passes.get(f["pass_id"]),
                 nid(f["node"]), tuple(map(add, f["grads"])), tuple(map(nid, f["queue"])))
 
     def _node_ran(self, f):
-        add = self.values.add
+        add = self._grad_value
         return ("node_ran", len(self.events), self.passes.get(f["pass_id"]),
                 self._nid(f["node"]), tuple(map(add, f["grads_in"])),
                 tuple(map(add, f["grads_out"])))
 
     def _grad_summed(self, f):
-        add, nid = self.values.add, self._nid
+        add, nid = self._grad_value, self._nid
         return ("grad_summed", len(self.events), self.passes.get(f["pass_id"]), nid(f["node"]),
                 f["index"], nid(f["sender"]), add(f["grad"]), add(f["total"]), f["pending"])
 
@@ -158,6 +165,20 @@ class EventCollector:
              "grad_summed": _grad_summed, "saved_released": _saved_released,
              "dependencies": _dependencies}
 
+    def _grad_value(self, grad):
+        """``values.add(grad)``, once per gradient tensor while a node runs: the same tensor
+        comes in ``node_started``, ``node_ran`` and ``grad_summed`` (unless a hook or the node
+        changed it in place, which bumps its version)."""
+        if grad is None:
+            return None
+        seen = self._recent.get(id(grad))
+        version = grad._version_counter[0]
+        if seen is not None and seen[0] is grad and seen[1] == version:
+            return seen[2]
+        ref = self.values.add(grad)
+        self._recent[id(grad)] = (grad, version, ref)
+        return ref
+
     def _nid(self, node):
         nid = node._uid
         return nid if nid is not None and nid in self.structures else self.node(node)
@@ -168,9 +189,10 @@ class EventCollector:
         self.truncated = True
         self.events.append({"i": len(self.events), "kind": "truncated", "pass": None,
                             "reason": reason})
-        warnings.warn(f"minigrad.graph.record() stopped: {reason}. The events so far are kept; "
-                      "record a smaller graph, or raise the caps.", RecordingTruncated,
-                      stacklevel=4)
+        warnings.warn(f"minigrad.graph.record() stopped recording: {reason}. The events so "
+                      "far are kept and the program runs on; record a smaller graph, or pass "
+                      "a larger cap to record(max_events=..., max_bytes=...).",
+                      RecordingTruncated, stacklevel=_user_stacklevel())
 
     def attach(self):
         observe.add_observer(self)
@@ -310,3 +332,21 @@ def structure_edges(structure):
         edges.append({"id": edge_id(nid, "variable"), "kind": "variable", "source": nid,
                       "target": variable, "position": None, "input_nr": None})
     return edges, constants
+
+
+def _size(nbytes):
+    """``nbytes`` for a person: ``"12 kB"``, ``"3.4 MB"``."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.2g} {unit}" if nbytes < 10 * scale else \
+                f"{nbytes / scale:.0f} {unit}"
+    return f"{nbytes} bytes"
+
+
+def _user_stacklevel():
+    """The ``stacklevel`` that points a warning raised here at the user's line of code."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -40,7 +40,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     """
     global _task
     pass_id = next(_passes)
-    notify = observe.emit if observe.observers else None
+    notify = observe.notifier()
     anomaly = anomaly_mode.enabled
     graph_root, root_grads = _graph_root(roots, grads)
     dependencies = _count_dependencies(graph_root)

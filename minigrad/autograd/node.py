@@ -154,8 +154,9 @@ def _modified_inplace_message(saved, node):
     shape, tensor_type = list(data.shape), to_dtype(data.dtype).tensor_type
     producer = node if saved.is_output else (saved.tensor.grad_fn if saved.tensor is not None
                                              else None)
-    # PyTorch names the forward op here: "MulBackward0" -> "Mul".
-    op_name = re.sub(r"Backward\d*$", "", producer.name()) if producer else ""
+    # PyTorch names the forward op here: "MulBackward0" -> "Mul", "SumBackward1" -> "Sum1".
+    op_name = re.sub(r"Backward(0?)$", "", producer.name()) if producer else ""
+    op_name = re.sub(r"Backward(\d+)$", r"\1", op_name)
     where = f", which is output {saved.output_nr} of {op_name}," if producer else ""
     if autograd.anomaly_mode.enabled:
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
@@ -193,6 +194,7 @@ class Node:
     _input_refs = ()           # weak references to the forward inputs (for snapshots)
     _output_refs = ()          # weak references to the forward outputs (for snapshots)
     _uid = None                # the id of this node in snapshots and recordings
+    _module_path = None        # the nn.Module whose forward created it (nn/_tracking.py)
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
@@ -286,7 +288,7 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         (grad,) = grad_outputs
         variable = self.variable
-        notify = observe.emit if observe.observers else None
+        notify = observe.notifier()
         if grad is not None and variable._requires_grad:
             before = variable._grad
             if notify and before is not None:

@@ -47,7 +47,7 @@ taken from the ready queue, the rows from ``node_started`` to ``saved_released``
 ========================  ==================================================================
 """
 
-__all__ = ["observers", "add_observer", "remove_observer", "emit"]
+__all__ = ["observers", "add_observer", "remove_observer", "emit", "notifier"]
 
 observers = []
 current_pass = None  # id of the backward pass that is running, for events from inside nodes
@@ -66,3 +66,12 @@ def emit(kind, **fields):
     """Send one event to every observer (callers test ``if observers:`` first)."""
     for observer in tuple(observers):
         observer(kind, **fields)
+
+
+def notifier():
+    """What to call for each event of a backward pass: None without observers, the observer
+    itself when there is just one (a call and a copy of the fields less per event), else
+    ``emit``. The set of observers is read once, when the pass starts."""
+    if not observers:
+        return None
+    return observers[0] if len(observers) == 1 else emit
