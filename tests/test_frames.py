@@ -30,6 +30,11 @@ def mul_sum():
     return rec, rec.snapshot
 
 
+def panel(data, event):
+    """The side panel at ``event`` as {label: text}."""
+    return dict(data["panel_rows"][k] for k in data["panels"][event])
+
+
 def first(rec, kind, **fields):
     for event in rec.events:
         if event["kind"] == kind and all(event.get(k) == v for k, v in fields.items()):
@@ -99,9 +104,14 @@ def test_accumulate_grad_shows_before_and_after_across_two_backward_calls():
     accumulated = [e["i"] for e in rec.events if e["kind"] == "grad_accumulated"]
     assert len(accumulated) == 2
     assert notes(data, accumulated[0])[tid] == "gradnew\t.grad None → [3., 3.]"
-    assert notes(data, accumulated[1])[tid] == "gradnew\t.grad [3., 3.] → [6., 6.]"
+    assert notes(data, accumulated[1])[tid] == ("gradnew\t.grad [3., 3.] → [6., 6.]\n"
+                                                "gradnew\tadded to the old .grad (not zeroed)")
     assert "gradnew" in looks(data, accumulated[1])[tid]
     assert notes(data, len(rec.events) - 1)[tid] == "grad\t.grad = [6., 6.]"
+    # the panel says why, only where an old .grad was added to ("forgot zero_grad")
+    assert "zero_grad" not in panel(data, accumulated[0]).get("note", "")
+    assert "never replaces it" in panel(data, accumulated[1])["note"]
+    assert "x.grad = None" in panel(data, accumulated[1])["note"]
 
 
 def test_hooks_flash_with_grad_in_and_out():
@@ -136,6 +146,19 @@ def test_fan_in_shows_the_sum():
                                                for k in data["panels"][summed]))
 
 
+def test_fan_in_of_one_node_names_both_gradients():
+    # y * y: the two gradients come from the same node in one step; both summands are shown
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    z = (y * y).sum()
+    with record() as rec:
+        z.backward()
+    data = build_frames(rec)
+    summed = first(rec, "grad_summed")
+    node = rec.events[summed]["node"]
+    assert "fan-in: [2., 4.] + [2., 4.] = [4., 8.]" in notes(data, summed)[node]
+
+
 def test_error_is_pinned_to_the_node_that_raised_it():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     loss = (x * x).sum()
@@ -148,6 +171,21 @@ def test_error_is_pinned_to_the_node_that_raised_it():
     assert looks(data, error)[node] == "error"
     assert notes(data, error)[node].startswith("error\tRuntimeError: Trying to backward")
     assert data["sequences"]["node"][-1] == error
+    assert "retain_graph=True" in panel(data, error)["why"]
+
+
+def test_in_place_error_says_why():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    s = (x * 2).sigmoid()
+    s.mul_(2)
+    with pytest.raises(RuntimeError), record() as rec:
+        s.sum().backward()
+    data = build_frames(rec)
+    error = first(rec, "error")
+    node = rec.events[error]["node"]
+    assert looks(data, error)[node] == "error"
+    assert "inplace" in notes(data, error)[node]
+    assert "version counter" in panel(data, error)["why"]
 
 
 def test_released_saved_tensors_and_forward_frames():
@@ -163,6 +201,10 @@ def test_released_saved_tensors_and_forward_frames():
     released = first(rec, "saved_released", node=mul)
     assert "released" in looks(data, released)[f"{mul}-s0"]
     assert looks(data, released - 1).get(f"{mul}-s0", "") == ""
+    # saved tensors not drawn (the stepper's default): the node itself says what it frees
+    hidden = build_frames(rec, drawn={n["id"] for n in rec.snapshot.nodes})
+    assert "released\tfrees saved self, other" in notes(hidden, released)[mul]
+    assert "frees saved" not in notes(hidden, released - 1).get(mul, "")
 
 
 def test_granularities_pick_frames():

@@ -202,3 +202,47 @@ def test_bad_targets_and_options_are_refused():
     stepper = Stepper(rec)
     with pytest.raises(TraitError):
         stepper.granularity = "sometimes"
+
+
+def _note_rects(playback, event):
+    from viz.still import _box, note_size, value_at
+    data, rects = playback.data, []
+    for key, timeline in data["notes"].items():
+        note = value_at(timeline, event)
+        if note and key in data["places"]:
+            x, y, side = data["places"][key]
+            rects.append((key, _box((x, y), side, *note_size(note))))
+    return rects
+
+
+@pytest.mark.parametrize("example", SEED_GRAPHS, ids=lambda f: f.__name__)
+def test_notes_shown_together_do_not_cover_each_other_or_labels(example, capsys):
+    """The "running, got …" note must not sit on an arrow's label ("grad_fn" cut to "rad_fn")
+    or on another note: at every event, visible notes are clear of each other, and at most one
+    note in a graph touches a box or an arrow label."""
+    from viz.still import _overlap
+    stepper = Stepper(lambda: example(minigrad))
+    playback = stepper.playback
+    covered = set()
+    for event in range(playback.count):
+        rects = _note_rects(playback, event)
+        for k, (a, box_a) in enumerate(rects):
+            for b, box_b in rects[k + 1:]:
+                assert _overlap(box_a, box_b) <= 4, (event, a, b)
+            covered.update((a, key) for key, box in playback.boxes.items()
+                           if box[2] > 0 and key != a and _overlap(box_a, box) > 4)
+    assert len(covered) <= 1, covered
+    capsys.readouterr()
+
+
+def test_a_function_that_raises_still_names_its_tensors():
+    def twice():
+        x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        loss = (x * x).sum()
+        loss.backward()
+        loss.backward()          # raises: the error frame still says "x", not "t47"
+    stepper = Stepper(twice, granularity="node")
+    stepper.last()
+    assert stepper.state["kind"] == "error"
+    names = {t["name"] for t in stepper.recording.snapshot.tensors}
+    assert {"x", "loss"} <= names

@@ -146,6 +146,10 @@ def lab(tmp_path):
                JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
                JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), IPYTHONDIR=str(tmp_path / "ipy"))
     _notebook(tmp_path / "stepper.ipynb")
+    # No "get notified about Jupyter news?" toast over the screenshot.
+    (tmp_path / "config" / "labconfig").mkdir(parents=True)
+    (tmp_path / "config" / "labconfig" / "page_config.json").write_text(
+        '{"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": true}}')
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
          "--ip=127.0.0.1", f"--port={port}", f"--IdentityProvider.token={token}",

@@ -6,7 +6,7 @@ recording, everything the restyling needs, as compact JSON-ready data:
 * ``classes``: for each element id (a snapshot id: ``n4``, ``t3``, ``e7``, ``n4-s0``), the
   events where its state classes change (``[[event, "waiting"], [9, "running"], …]``). The
   classes are ``mgs-<word>`` in the SVG: ``future waiting ready running done skipped error
-  hookfire summing gradnew hasgrad flow sent in sum released`` (see docs/stepper.md).
+  hookfire summing gradnew hasgrad flow sent in sum released freed`` (see docs/stepper.md).
 * ``notes``: the same for the short texts drawn next to an element (pending counts, queue
   positions, ``.grad`` before → after, the grad carried by an edge, a hook's in → out, an
   error message). A note is ``"kind\\ttext\\nkind\\ttext"`` or ``""``.
@@ -318,8 +318,10 @@ class _Builder:
             self.summed(event, previous)
         elif kind == "grad_accumulated":
             before = self.text(event["before"], 20)
-            self.mark(event["tensor"], "gradnew",
-                      [("gradnew", f".grad {before} → {self.text(event['after'], 24)}")])
+            lines = [("gradnew", f".grad {before} → {self.text(event['after'], 24)}")]
+            if event["before"] is not None:     # the "forgot zero_grad" moment
+                lines.append(("gradnew", "added to the old .grad (not zeroed)"))
+            self.mark(event["tensor"], "gradnew", lines)
             edge = g.variable.get(event["node"])
             self.mark(edge and edge["id"], "flow")
         elif kind == "grad_retained":
@@ -328,8 +330,12 @@ class _Builder:
         elif kind in ("tensor_hook", "node_pre_hook", "node_post_hook", "post_accumulate_hook"):
             self.mark(g.hook_target(event), "hookfire", self.hook_lines(event))
         elif kind == "saved_released":
-            for name in event["names"]:
-                self.mark(g.saved.get(event["node"], {}).get(name), "justreleased")
+            slots = [g.saved.get(event["node"], {}).get(name) for name in event["names"]]
+            for slot in slots:
+                self.mark(slot, "justreleased")
+            if not any(g.shown(slot) for slot in slots):   # saved tensors not drawn
+                names = ", ".join(event["names"]) or "its saved tensors"
+                self.mark(event["node"], "freed", [("released", f"frees saved {names}")])
         dirty.update(self.flash)
         if previous is not None:
             dirty.update(self._state_diff(previous, state))
@@ -341,6 +347,8 @@ class _Builder:
         """Fan-in: show the receiver's buffer before + the new gradient = the sum."""
         before = ((previous or {}).get("buffers") or {}).get(event["node"]) or []
         old = before[event["index"]] if event["index"] < len(before) else None
+        if old is None:    # the first gradient was delivered in the same step: total - new
+            old = _difference(self.values[event["total"]], self.values[event["grad"]])
         added = f"{self.value(old, 20)} + {self.text(event['grad'], 20)}" \
             if old is not None else self.text(event["grad"], 20)
         self.flash.pop(event["node"], None)
@@ -615,6 +623,9 @@ class _Builder:
             error = state["error"]
             rows.append(["error", f"{error['type']} in {g.label(error['node'])}: "
                                   f"{error['message']}"])
+            hint = _error_hint(error["message"], g.label(error["node"]))
+            if hint:
+                rows.append(["why", hint])
         if state["node"] and not state["finished"]:
             rows.append(["running", g.label(state["node"])])
             rows.append(["receives", ", ".join(self.value(v, 200) for v in
@@ -650,9 +661,15 @@ class _Builder:
     def event_rows(self, event, previous):
         g, kind = self.graph, event["kind"]
         if kind == "grad_accumulated":
-            return [["accumulates", f"{g.name(event['tensor'])}.grad: "
-                                    f"{self.text(event['before'], 200)} → "
+            name = g.name(event["tensor"])
+            rows = [["accumulates", f"{name}.grad: {self.text(event['before'], 200)} → "
                                     f"{self.text(event['after'], 200)}"]]
+            if event["before"] is not None:
+                rows.append(["note", f"backward() adds into {name}.grad, it never replaces "
+                                     "it: the old value came from an earlier backward. "
+                                     f"Reset it between steps ({name}.grad = None, or "
+                                     "optimizer.zero_grad()) unless you want the sum."])
+            return rows
         if kind == "grad_retained":
             return [["retains", f"{g.name(event['tensor'])}.grad = "
                                 f"{self.text(event['grad'], 200)}"]]
@@ -672,6 +689,37 @@ class _Builder:
         if kind == "node_created":
             return [["created", g.label(event["node"])]]
         return []
+
+
+def _difference(total, part):
+    """The Value ``total - part`` (both with their data), or ``None``."""
+    if not (total and part and "data" in total and "data" in part):
+        return None
+
+    def minus(a, b):
+        if isinstance(a, (list, tuple)):
+            return [minus(x, y) for x, y in zip(a, b)]
+        if isinstance(a, str) or isinstance(b, str):
+            return a
+        return a - b
+    try:
+        return dict(total, data=minus(total["data"], part["data"]))
+    except TypeError:
+        return None
+
+
+def _error_hint(message, node):
+    """Plain words for the two errors students meet most (backward twice, in place)."""
+    message = str(message)
+    if "second time" in message:
+        return (f"The first backward() freed the tensors {node} had saved for its formula. "
+                "Pass retain_graph=True to the first backward() if you need to go through "
+                "the graph again (or build the graph anew).")
+    if "modified by an inplace operation" in message:
+        return (f"{node} saved a tensor for its formula, and an in-place op (add_, mul_, "
+                "x[...] = …) changed it afterwards: its version counter moved on, so the "
+                "saved value is stale. Use the out-of-place op (y = y * 2) or clone() first.")
+    return ""
 
 
 def _wrap(text, width, max_lines):

@@ -220,6 +220,19 @@ def record_target(target, gradient=None, retain_graph=None, names=None):
                 result = target()
                 if isinstance(result, dict):
                     names.update(result)
-        except Exception:  # noqa: BLE001 - the error is the recording's last frame
-            pass
+        except Exception as error:  # noqa: BLE001 - the error is the recording's last frame
+            names.update(_locals_of(target, error.__traceback__))
     return rec
+
+
+def _locals_of(function, traceback):
+    """The tensors named in ``function``'s own frame when it raised (its ``locals()``, which
+    it could not return), for the labels of the error frame."""
+    code = getattr(function, "__code__", None)
+    while traceback is not None:
+        frame = traceback.tb_frame
+        if frame.f_code is code:
+            return {k: v for k, v in frame.f_locals.items()
+                    if is_tensor(v) and not k.startswith("_")}
+        traceback = traceback.tb_next
+    return {}

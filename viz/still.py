@@ -74,6 +74,10 @@ def _point_at(samples, lengths, fraction):
 
 
 FRACTIONS = (0.5, 0.35, 0.65, 0.22, 0.78)  # where along an arrow its note may sit
+# What a note's spot costs per unit of area it covers: a box, a label or a note; an arrow;
+# room out of the picture (the picture is widened for it); and, per unit of the note's own
+# area, a spot at a box's corner (a note there is less clearly the box's own).
+COVER, CROSS, OUTSIDE, CORNER = 4.0, 2.0, 0.1, 0.3
 
 
 def geometry(svg, prefix):
@@ -81,8 +85,9 @@ def geometry(svg, prefix):
 
     Coordinates are those of the graph's ``<g>`` (where the notes are drawn); ids are scene ids
     (``n4``, ``e7``) without the drawing's prefix. An arrow gets the points where its note may
-    sit (``[x, y, 0, 0, [[x, y], …]]``, middle first) and, when Graphviz wrote a label on it,
-    an entry ``"<id>:label"`` with the label's box, so that notes keep clear of it.
+    sit (``[x, y, 0, 0, [[x, y], …], [[x, y], …]]``: middle first, then points every 6 pt
+    along it, which other notes avoid) and, when Graphviz wrote a label on it, an entry
+    ``"<id>:label"`` with the label's box, so that notes (its own included) keep clear of it.
     """
     root = ET.fromstring(svg[svg.index("<svg"):])
     start = prefix + "-"
@@ -97,7 +102,9 @@ def geometry(svg, prefix):
             if path is not None:
                 samples, lengths = _polyline(path.get("d", ""))
                 spots = [list(_point_at(samples, lengths, f)) for f in FRACTIONS]
-                boxes[key] = [spots[0][0], spots[0][1], 0.0, 0.0, spots]
+                steps = max(2, int(lengths[-1] // 6))      # the arrow itself, every 6 pt
+                trail = [list(_point_at(samples, lengths, k / steps)) for k in range(steps + 1)]
+                boxes[key] = [spots[0][0], spots[0][1], 0.0, 0.0, spots, trail]
             label = group.find(_SVG_NS + "text")
             if label is not None and (label.text or "").strip():
                 width = len(label.text) * 5.0
@@ -143,18 +150,19 @@ class _Grid:
             for gy in range(int(y // self.CELL), int((y + h) // self.CELL) + 1):
                 yield gx, gy
 
-    def add(self, owner, box):
+    def add(self, owner, box, weight=1.0):
+        entry = (owner, box, weight)
         for key in self._keys(box):
-            self.cells.setdefault(key, []).append((owner, box))
+            self.cells.setdefault(key, []).append(entry)
 
     def cost(self, owner, box):
-        """How much of ``box`` is covered by boxes of other owners (0: free)."""
+        """How much of ``box`` is covered by boxes of other owners, weighted (0: free)."""
         seen, total = set(), 0.0
         for key in self._keys(box):
-            for other, taken in self.cells.get(key, ()):
-                if other != owner and id(taken) not in seen:
-                    seen.add(id(taken))
-                    total += _overlap(box, taken)
+            for entry in self.cells.get(key, ()):
+                if entry[0] != owner and id(entry) not in seen:
+                    seen.add(id(entry))
+                    total += entry[2] * _overlap(box, entry[1])
         return total
 
 
@@ -179,7 +187,9 @@ def _candidates(box):
     if w == 0:
         return [((x, y), "c")]
     return [((x + w + GAP, y + h / 2), "r"), ((x - GAP, y + h / 2), "l"),
-            ((x + w / 2, y + h + GAP), "b"), ((x + w / 2, y - GAP), "t")]
+            ((x + w / 2, y + h + GAP), "b"), ((x + w / 2, y - GAP), "t"),
+            ((x + w + GAP, y), "r"), ((x + w + GAP, y + h), "r"),
+            ((x - GAP, y), "l"), ((x - GAP, y + h), "l")]
 
 
 def place_notes(boxes, notes):
@@ -187,8 +197,10 @@ def place_notes(boxes, notes):
 
     ``side`` is ``r`` (the note's left edge at x, centred vertically), ``l``, ``b`` (its top at
     y, centred), ``t`` or ``c`` (centred on the point: arrows). Arrows are placed first, then
-    boxes; each takes the first spot where its largest note covers no box, no arrow label and
-    no note placed before it (or, failing that, the spot that covers least).
+    boxes; each takes the first spot where its largest note covers no box, no arrow label
+    (its own included), no note placed before it and no other arrow (or, failing that, the
+    spot that costs least: covering a box, a label or a note costs most, crossing an arrow
+    less, and reaching out of the picture, which only widens it, least).
     """
     grid = _Grid()
     solid = [b for b in boxes.values() if b[2] > 0]
@@ -197,7 +209,10 @@ def place_notes(boxes, notes):
               max((b[1] + b[3] for b in solid), default=0))
     for key, box in boxes.items():
         if box[2] > 0:
-            grid.add(key.split(":")[0], box)
+            grid.add(key, box, COVER)
+        elif len(box) > 5:                       # an arrow: small squares along it
+            for px, py in box[5]:
+                grid.add(key, (px - 2.5, py - 2.5, 5.0, 5.0), CROSS)
     order = sorted((k for k in notes if k in boxes), key=lambda k: boxes[k][2] > 0)
     placed = {}
     for key in order:
@@ -207,13 +222,15 @@ def place_notes(boxes, notes):
         best = None
         for rank, (anchor, side) in enumerate(_candidates(boxes[key])):
             rect = _box(anchor, side, width, height)
-            cost = grid.cost(key, rect) + 0.5 * _outside(rect, bounds)
+            cost = grid.cost(key, rect) + OUTSIDE * _outside(rect, bounds)
+            if rank >= 4 and boxes[key][2] > 0:
+                cost += CORNER * width * height
             if best is None or cost < best[0]:
                 best = (cost, rank, anchor, side, rect)
             if cost == 0:
                 break
         _, _, anchor, side, rect = best
-        grid.add(key, rect)
+        grid.add(key, rect, COVER)
         placed[key] = [round(anchor[0], 2), round(anchor[1], 2), side]
     return placed
 

@@ -71,8 +71,9 @@ class Captioner:
         return "(" + ", ".join(self.value(r) for r in refs) + ")"
 
     @staticmethod
-    def hook(name):
-        return "a lambda hook" if name == "<lambda>" else f"hook {name}"
+    def hook(owner, kind, name):
+        """``"b's tensor hook on_b"``, or ``"b's tensor hook (a lambda)"``."""
+        return f"{owner}'s {kind} " + ("(a lambda)" if name == "<lambda>" else name)
 
     def api(self, event):
         start = self.starts.get(event["pass"])
@@ -134,7 +135,8 @@ class Captioner:
     def _tensor_hook(self, event):
         where = self.tensor(event["tensor"]) if event["tensor"] else \
             f"output {event['index']} of {self.node(event['node'])}"
-        text = f"Tensor {self.hook(event['hook'])} on {where} sees {self.value(event['grad_in'])}"
+        text = f"{self.hook(where, 'tensor hook', event['hook'])} sees " \
+               f"{self.value(event['grad_in'])}"
         if event["grad_out"] != event["grad_in"]:
             return text + f" and replaces it with {self.value(event['grad_out'])}."
         return text + "."
@@ -144,7 +146,7 @@ class Captioner:
                "(retain_grad)."
 
     def _node_pre_hook(self, event):
-        text = f"Pre-hook {event['hook']} of {self.node(event['node'])} sees " \
+        text = f"{self.hook(self.node(event['node']), 'pre-hook', event['hook'])} sees " \
                f"{self.grads(event['grads_in'])}"
         if list(event["grads_out"]) != list(event["grads_in"]):
             return text + f" and replaces it with {self.grads(event['grads_out'])}."
@@ -177,11 +179,12 @@ class Captioner:
 
     def _post_accumulate_hook(self, event):
         name = self.tensor(event["tensor"])
-        return f"Post-accumulate-grad {self.hook(event['hook'])} on {name} runs, after " \
+        return f"{self.hook(name, 'post-accumulate-grad hook', event['hook'])} runs, after " \
                f"{name}.grad was updated."
 
     def _node_post_hook(self, event):
-        text = f"Post-hook {event['hook']} of {self.node(event['node'])} sees grad_inputs " \
+        text = f"{self.hook(self.node(event['node']), 'post-hook', event['hook'])} sees " \
+               "grad_inputs " \
                f"{self.grads(event['grad_inputs'])} and grad_outputs " \
                f"{self.grads(event['grad_outputs'])}"
         if event["result"] is not None:

@@ -171,7 +171,9 @@ function fit(stage, root) {
   if (!(width > 0 && height > 0)) return;
   const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
   const room = stage.clientWidth || width;
-  const tall = Math.max((window.innerHeight || 800) * 0.85, 360);
+  // As tall as the stage may grow (its max-height), so that a small graph is seen whole.
+  const most = parseFloat(getComputedStyle(stage).maxHeight);
+  const tall = Math.max(most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72, 360);
   const scale = Math.max(Math.min(room / width, tall / height, big), 0.6);
   svgEl.style.width = `${(width * scale).toFixed(0)}px`;
   svgEl.style.height = `${(height * scale).toFixed(0)}px`;
