@@ -239,3 +239,98 @@ def test_custom_relu_with_masked_assignment():
     y.backward(minigrad.ones(3))
     np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 0.0])
     assert y.grad_fn.name() == "MyReLUBackward"
+
+
+def _misuse(lib, mode):
+    """A Function that misuses ``ctx`` (or returns a non-tensor) in one of several ways."""
+    class Misuse(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            if mode == "dirty not returned":
+                x.mul_(2)
+                ctx.mark_dirty(x)
+                return x * 1
+            if mode == "dirty not modified":
+                ctx.mark_dirty(x)
+                return x * 2
+            if mode == "save a number":
+                ctx.save_for_backward(x, 3)
+            return x * 2, 3, None
+
+        @staticmethod
+        def backward(ctx, grad, grad_number, grad_none):
+            ctx.seen = (grad_number, grad_none)
+            return grad * 2
+    return Misuse
+
+
+MISUSES = ["dirty not returned", "dirty not modified", "save a number"]
+
+
+@pytest.mark.parametrize("mode", MISUSES)
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_ctx_misuse_is_torchs_error(torch, mode, requires_grad):
+    outcomes = []
+    for lib in (minigrad, torch):
+        x = lib.ones(3, requires_grad=requires_grad) * 1
+        try:
+            _misuse(lib, mode).apply(x)
+            outcomes.append(None)
+        except (RuntimeError, TypeError) as error:
+            outcomes.append((type(error), str(error)))
+    assert outcomes[0] == outcomes[1]
+    assert mode == "save a number" and not requires_grad or outcomes[0] is not None
+
+
+def test_mark_dirty_on_a_non_input_warns_like_torch(torch):
+    messages = []
+    for lib in (minigrad, torch):
+        class Fresh(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                t = x.detach() * 1
+                ctx.mark_dirty(t)
+                return t
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+        with pytest.warns(UserWarning) as record:
+            Fresh.apply(lib.ones(3, requires_grad=True))
+        messages.append(str(record[0].message).split(" (Triggered")[0])
+    assert messages[0] == messages[1]
+
+
+def test_non_tensor_outputs_pass_through_and_get_no_gradient(torch):
+    results = []
+    for lib in (minigrad, torch):
+        Misuse = _misuse(lib, "plain")
+        x = lib.ones(3, requires_grad=True)
+        y, number, nothing = Misuse.apply(x)
+        y.sum().backward()
+        with lib.no_grad():
+            plain = Misuse.apply(x)[1]
+        results.append((number, nothing, plain, y.grad_fn.seen, x.grad.tolist()))
+    assert results[0] == results[1] == (3, None, 3, (None, None), [2.0, 2.0, 2.0])
+
+
+def test_unimplemented_and_legacy_use_are_torchs_errors(torch):
+    outcomes = []
+    for lib in (minigrad, torch):
+        class Empty(lib.autograd.Function):
+            pass
+        seen = []
+        with pytest.raises(NotImplementedError) as info:
+            Empty.apply(lib.ones(1, requires_grad=True))
+        seen.append(str(info.value))
+        with pytest.raises(NotImplementedError) as info:
+            Empty.backward(None, None)
+        seen.append(str(info.value))
+        with pytest.warns(DeprecationWarning) as record:
+            instance = Empty()
+        seen.append(str(record[0].message))
+        with pytest.raises(RuntimeError) as info:
+            instance(lib.ones(1))
+        seen.append(str(info.value))
+        outcomes.append(seen)
+    assert outcomes[0] == outcomes[1]

@@ -120,3 +120,92 @@ def test_optimizer_style_update_keeps_identity():
     with minigrad.no_grad():
         p -= 0.5
     assert alias is p and p.tolist() == [0.5, 0.5] and p.is_leaf
+
+
+# In-place changes through views: the base and every view of it see the new history.
+VIEW_CASES = {
+    "slice of non-leaf": lambda lib, x: _then(x * 2, lambda a: a[:2].mul_(3)),
+    "row relu_": lambda lib, x: _then(x * 1, lambda a: a[0].relu_()),
+    "column zero_": lambda lib, x: _then(x.sin(), lambda a: a[:, 1].zero_()),
+    "saved output changed": lambda lib, x: _then(x.exp(), lambda a: a[:, 1].zero_()),
+    "transpose": lambda lib, x: _then(x * 1, lambda a: a.t().mul_(lib.arange(2.0))),
+    "view of a view": lambda lib, x: _then(x * 2, lambda a: a.view(3, 2)[1].mul_(5)),
+    "setitem on a view": lambda lib, x: _then(x * 2, lambda a: a[1].__setitem__(0, 7.0)),
+    "copy_ into a constant's view": lambda lib, x: _then(
+        lib.zeros(3, 3), lambda a: a[1:].copy_(x * 2)),
+    "base changed, old view used": lambda lib, x: _stale_view(x * 2),
+    "view times itself": lambda lib, x: _then(x * x, lambda a: a[1].mul_(x[1])),
+}
+
+
+def _then(tensor, change):
+    change(tensor)
+    return tensor
+
+
+def _stale_view(a):
+    view = a[0]
+    a.mul_(3)
+    return view
+
+
+@pytest.mark.parametrize("case", VIEW_CASES, ids=list(VIEW_CASES))
+def test_inplace_through_a_view_matches_torch(torch, case):
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.5]], dtype=lib.float64,
+                       requires_grad=True)
+        out = VIEW_CASES[case](lib, x)
+        weights = lib.arange(out.numel(), dtype=lib.float64).reshape(out.shape)
+        try:
+            (grad,) = lib.autograd.grad((out * weights).sum(), x, create_graph=True)
+        except RuntimeError as error:
+            results.append(str(error).replace("torch.", "minigrad."))
+            continue
+        grad2 = None
+        if grad.requires_grad:
+            (grad2,) = lib.autograd.grad((grad * x).sum(), x, allow_unused=True)
+        results.append((type(out.grad_fn).__name__, out.tolist(), grad.tolist(),
+                        None if grad2 is None else grad2.tolist()))
+    assert results[0] == results[1]
+
+
+def test_inplace_through_a_view_renames_base_and_view(torch):
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.ones(3, requires_grad=True)
+        a = x * 2
+        view = a[:2]
+        other = a[1:]
+        view.mul_(3)
+        results.append((type(a.grad_fn).__name__, view.grad_fn.name(), other.grad_fn.name(),
+                        a._version, view._version, other._version))
+    assert results[0] == results[1]
+
+
+def test_copy_shape_errors_match_torch(torch):
+    for target, source in [((2, 3), (2,)), ((3,), (2, 3)), ((2, 3), (4, 1, 3))]:
+        messages = []
+        for lib in (minigrad, torch):
+            with pytest.raises(RuntimeError) as info:
+                lib.zeros(target).copy_(lib.ones(source))
+            messages.append(str(info.value))
+        assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib, x: (x * 1).fill_(2), lambda lib, x: x.sum(0, keepdim=True),
+    lambda lib, x: x.pow(x), lambda lib, x: x.mean(0, keepdim=True),
+    lambda lib, x: (x * 1).zero_()], ids=["fill", "sum", "pow", "mean", "zero"])
+def test_modified_output_names_the_forward_op_like_torch(torch, make):
+    messages = []
+    for lib in (minigrad, torch):
+        x = lib.ones(3, requires_grad=True)
+        a = make(lib, x)
+        y = a.sin()
+        with lib.no_grad():
+            a.add_(1)
+        with pytest.raises(RuntimeError) as info:
+            y.sum().backward()
+        messages.append(str(info.value).replace("torch.", "minigrad."))
+    assert messages[0] == messages[1]

@@ -15,6 +15,7 @@ a node of class ``<node_name>`` (``<ClassName>Backward`` for a user's Function) 
 The node *is* the ``ctx`` that ``forward`` saw: what ``forward`` saves, ``backward`` reads.
 """
 
+import warnings
 import weakref
 
 import numpy as np
@@ -66,8 +67,9 @@ class BackwardNode(FunctionCtx, Node):
 
     def apply(self, grad_outputs):
         if self._materialize_grads and _contains(grad_outputs, None):
-            grad_outputs = tuple(
-                _tensor_class()._make(np.zeros(shape, dtype)) if g is None else g
+            grad_outputs = tuple(  # zeros for unused tensor outputs (None for the others)
+                _tensor_class()._make(np.zeros(shape, dtype))
+                if g is None and dtype is not None else g
                 for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
         forward_cls, needs = self._forward_cls, self.needs_input_grad
         grads = forward_cls.backward(self, *grad_outputs)
@@ -121,13 +123,29 @@ class Function:
             "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
             "__module__": cls.__module__, "__qualname__": name})
 
+    def __init__(self, *args, **kwargs):
+        warnings.warn(
+            f"{self.__class__} should not be instantiated. Methods on autograd functions "
+            "are all static, so you should invoke them on the class itself. Instantiating an "
+            "autograd function will raise an error in a future version of PyTorch.",
+            DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError(
+            "Legacy autograd function with non-static forward method is deprecated. Please use "
+            "new-style autograd function with static forward method. (Example: "
+            "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
+
     @staticmethod
     def forward(ctx, *args):
-        raise NotImplementedError
+        raise NotImplementedError(
+            "You must implement the forward function for custom autograd.Function.")
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise NotImplementedError
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD.")
 
     @classmethod
     def apply(cls, *args):
@@ -152,6 +170,8 @@ class Function:
         single = not isinstance(outputs, tuple)
         if single:
             outputs = (outputs,)
+        if ctx._dirty:
+            _check_dirty(ctx, args, outputs, Tensor)
         if record:
             result = _link(ctx, args, outputs, Tensor)
         else:
@@ -198,19 +218,36 @@ def _check_user_grads(node, grads):
             raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
 
 
+def _check_dirty(ctx, args, outputs, Tensor):
+    """PyTorch's checks of ``ctx.mark_dirty``: every dirty tensor must be returned, and should
+    be an input."""
+    for t in ctx._dirty:
+        if not _contains(outputs, t):
+            raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                               "returned as output. The inputs that are modified inplace must "
+                               "all be outputs of the Function.")
+        if not _contains(args, t):
+            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                          UserWarning, stacklevel=4)
+
+
 def _mark_views(source, outputs):
     """Views share their base's version counter: an in-place change to one is seen by all."""
     base = source._base if source._base is not None else source
     for out in outputs:
         out._base, out._version_counter = base, base._version_counter
+        if out._requires_grad:  # an in-place change to the base must renew out's history
+            views = base.__dict__.get("_views")
+            if views is None:
+                views = base.__dict__["_views"] = weakref.WeakSet()
+            views.add(out)
 
 
 def _as_tensor(value, Tensor):
-    if type(value) is np.ndarray:
-        return Tensor._make(value)
-    if isinstance(value, Tensor) or value is None:
-        return value
-    return Tensor._make(np.asarray(value))
+    if type(value) is np.ndarray or isinstance(value, np.generic):
+        return Tensor._make(np.asarray(value))
+    return value  # a tensor, or a non-tensor output of a user's Function (passed through)
 
 
 def _link(ctx, args, outputs, Tensor):
@@ -254,8 +291,12 @@ def _link_outputs(ctx, args, outputs, Tensor):
         else:
             out = _link_output(ctx, nr, out, args, Tensor)
         result.append(out)
-        refs.append(None if out is None else weakref.ref(out))
-        meta.append(((), None) if out is None else (out._data.shape, out._data.dtype))
+        if isinstance(out, Tensor):
+            refs.append(weakref.ref(out))
+            meta.append((out._data.shape, out._data.dtype))
+        else:  # None, or a non-tensor output of a user's Function: never gets a gradient
+            refs.append(None)
+            meta.append(((), None))
     ctx._output_refs = tuple(refs)
     ctx._output_meta = tuple(meta)
     return tuple(result)
@@ -263,10 +304,10 @@ def _link_outputs(ctx, args, outputs, Tensor):
 
 def _link_output(ctx, nr, out, args, Tensor):
     """The tensor for output ``nr`` when ``forward`` did not return a new array."""
-    if out is None:
-        return None
-    if not isinstance(out, Tensor):  # a NumPy scalar or an array-like
+    if isinstance(out, np.generic):  # a NumPy scalar
         return Tensor._make(np.asarray(out), True, ctx, nr)
+    if not isinstance(out, Tensor):  # None or a non-tensor (a number, a string): as it is
+        return out
     if _contains(ctx._non_differentiable, out):
         return out
     if _contains(ctx._dirty, out):
@@ -283,5 +324,9 @@ def _link_output(ctx, nr, out, args, Tensor):
 def _save(ctx, t, outputs, result, Tensor):
     """``t`` (a tensor, or an array ``forward`` returned) as a SavedTensor of ``ctx``."""
     if not isinstance(t, Tensor):  # a built-in op saving the array it returns
-        t = next(r for o, r in zip(outputs, result) if o is t)
+        t = next((r for o, r in zip(outputs, result) if o is t), t)
+        if not isinstance(t, Tensor):
+            i = next(i for i, s in enumerate(ctx._to_save) if s is t)
+            raise TypeError("save_for_backward can only save variables, but argument "
+                            f"{i} is of type {type(t).__name__}")
     return SavedTensor(t, ctx, _contains(result, t))

@@ -23,6 +23,7 @@ from minigrad.nn._functions.loss import (
     NllLoss,
     NllLoss2d,
 )
+from minigrad.ops.arithmetic import DivScalar
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax",
@@ -255,6 +256,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,  
         tensor(2.)
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    if input.ndim <= 2 and target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target._data.dtype.kind not in "iu":
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.tensor_type[:-6]}")
@@ -279,7 +282,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     reduction = _legacy_reduction(size_average, reduce, reduction)
     class_dim = 0 if input.ndim == 1 else 1
     log_probs = input.log_softmax(class_dim)
-    if target._data.dtype.kind == "f":
+    if target._data.dtype.kind == "f" and target.shape == input.shape:
         return _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing,
                                    class_dim)
     loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
@@ -296,13 +299,18 @@ def _class_weights(weight, log_probs, class_dim):
 
 
 def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing, class_dim):
+    """The loss for class probabilities, recorded with PyTorch's nodes."""
     n_classes = log_probs.shape[class_dim]
     if label_smoothing > 0:
         target = target * (1 - label_smoothing) + label_smoothing / n_classes
-    losses = -(_class_weights(weight, log_probs, class_dim) * target).sum(class_dim)
-    if reduction == "mean":
-        return losses.sum() / (losses.numel() if log_probs.ndim > 1 else 1)
-    return losses.sum() if reduction == "sum" else losses
+    weighted = _class_weights(weight, log_probs, class_dim) * target
+    if reduction == "none":
+        return -weighted.sum(class_dim)
+    total = -weighted.sum()
+    if reduction == "sum":
+        return total
+    count = log_probs.numel() // n_classes if log_probs.ndim > 1 else 1
+    return DivScalar.apply(total, count)  # a DivBackward1, as in PyTorch
 
 
 def _smoothing_term(log_probs, target, weight, ignore_index, reduction, class_dim):

@@ -35,6 +35,9 @@ class Parameter(Tensor):
         if isinstance(data, Tensor):
             self._version_counter = data._version_counter
         if requires_grad:
+            if array.dtype.kind not in "fc":  # PyTorch's text here starts with a capital
+                raise RuntimeError("Only Tensors of floating point and complex dtype can "
+                                   "require gradients")
             self.requires_grad = True
 
     def __repr__(self):

@@ -13,7 +13,7 @@ from minigrad.ops._util import (
 )
 from minigrad.tensor import Tensor
 
-__all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "Neg", "Reciprocal", "Pow", "PowTensor",
+__all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "DivScalar", "Neg", "Reciprocal", "Pow", "PowTensor",
            "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow",
            "reciprocal", "Remainder", "RemainderScalar", "remainder"]
 
@@ -150,6 +150,22 @@ class Div(_Op):
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad / b, shape_a) if need_a else None,
                 sum_to(-grad * a / (b * b), shape_b) if need_b else None)
+
+
+class DivScalar(_Op):
+    """z = a / s for a Python number s (PyTorch's C++ code divides so, e.g. in
+    ``cross_entropy``);  ∂z/∂a = 1/s."""
+
+    node_name = "DivBackward1"
+
+    @staticmethod
+    def forward(ctx, a, s):
+        ctx.other = s
+        return (a._data / s).astype(a._data.dtype, copy=False)  # a floating tensor
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad / ctx.other, None
 
 
 class Neg(_Op):

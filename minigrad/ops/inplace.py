@@ -15,9 +15,11 @@ from minigrad.autograd.function import _Op
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, pointwise
 from minigrad.ops._util import qualified_node_name, sum_to
+from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
 
-__all__ = ["inplace", "Zero", "Fill", "Copy", "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE"]
+__all__ = ["inplace", "Zero", "Fill", "Copy", "AsStrided", "LEAF_INPLACE",
+           "VIEW_OF_LEAF_INPLACE"]
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -63,6 +65,13 @@ class Copy(_Op):
     @staticmethod
     def forward(ctx, x, src):
         ctx.src_shape, ctx.src_dtype = src.shape, src.dtype
+        try:
+            shape = np.broadcast_shapes(x.shape, src.shape)
+        except ValueError:
+            raise arithmetic.broadcast_error(x, src) from None
+        if shape != x.shape:
+            raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast "
+                               f"shape {list(shape)}")
         return np.broadcast_to(src._data, x.shape).astype(x._data.dtype)
 
     @staticmethod
@@ -74,6 +83,14 @@ class Copy(_Op):
 
 # PyTorch writes this node by hand (it is not generated): its name() is qualified.
 Copy._backward_cls.name = qualified_node_name
+
+
+class AsStrided(Index):
+    """y = the elements of x that a view covers (as integer indices into x);  ∂y/∂x = grad put
+    back there."""
+
+    node_name = "AsStridedBackward0"
+    scatter = IndexBackward
 
 
 def _check_inplace(x):
@@ -116,6 +133,9 @@ def inplace(x, compute, *args):
             _write(x, out)
         forward_ad.copy_tangent(out, x)  # forward-mode AD: the tangent follows the values
         return x
+    base = x._base
+    if base is not None and base.ndim and np.may_share_memory(x._data, base._data):
+        return _inplace_on_view(x, base, compute, args)
     before = Tensor._make(x._data.copy(), x._requires_grad, x.grad_fn, x._output_nr)
     forward_ad.copy_tangent(x, before)
     out = compute(before, *args)
@@ -128,7 +148,64 @@ def inplace(x, compute, *args):
         if saved is not None and saved.is_output:
             saved.data, saved.weak = x._data, weakref.ref(x)
             saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
+    _renew_views(x)
     return x
+
+
+def _inplace_on_view(x, base, compute, args):
+    """``x ← compute(x, *args)`` for a view ``x``, recorded as PyTorch records it: the base's
+    history moves onto a ``CopySlices`` node (the base with the view's elements replaced by the
+    op's result), and the view's onto an ``AsStridedBackward0`` of the base.
+
+    NB: PyTorch's CopySlices runs the op's node inside itself, so its edges are the base's old
+    history and the op's other inputs; minigrad's CopySlices has the op's node as its second
+    edge, and the op reads the view's old values through an AsStridedBackward0 of the old base.
+    """
+    index = np.unravel_index(_view_positions(base._data, x._data), base.shape)
+    before = Tensor._make(base._data.copy(), base._requires_grad, base.grad_fn,
+                          base._output_nr)
+    forward_ad.copy_tangent(base, before)
+    out = compute(AsStrided.apply(before, index), *args)
+    _write(x, out)
+    plan = _Plan()
+    plan.arrays = dict(enumerate(index))
+    new_base = CopySlices.apply(before, out, index, plan)
+    forward_ad.copy_tangent(new_base, base)
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    base.grad_fn._output_refs = (weakref.ref(base),)
+    _renew_views(base, x)
+    for saved in out.grad_fn._saved or ():
+        if saved is not None and saved.is_output:  # x changes again: PyTorch's version check
+            saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
+    return x
+
+
+def _renew_views(base, *changed):
+    """After an in-place change to ``base`` (or to its views ``changed``), every view of it
+    that requires grad reads its values from the new base: its history becomes an
+    ``AsStridedBackward0`` of the base (PyTorch regenerates it the same way, lazily)."""
+    views = set(base.__dict__.get("_views", ())).union(changed)
+    for view in views:
+        if not np.may_share_memory(view._data, base._data):
+            continue
+        index = np.unravel_index(_view_positions(base._data, view._data), base.shape)
+        fresh = AsStrided.apply(base, index)
+        forward_ad.copy_tangent(fresh, view)
+        view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
+        fresh.grad_fn._output_refs = (weakref.ref(view),)
+
+
+def _view_positions(base, view):
+    """For each element of ``view`` (a NumPy view of ``base``), its flat row-major index in
+    ``base``: lay the indices out in memory as ``base`` lays out its elements, then read them
+    back through the view's offset and strides."""
+    item, as_strided = base.itemsize, np.lib.stride_tricks.as_strided
+    span = sum((n - 1) * s for n, s in zip(base.shape, base.strides)) // item + 1
+    memory = np.zeros(max(span, 1), np.int64)
+    as_strided(memory, base.shape, [s // item * 8 for s in base.strides])[...] = \
+        np.arange(base.size).reshape(base.shape)
+    start = (view.ctypes.data - base.ctypes.data) // item
+    return as_strided(memory[start:], view.shape, [s // item * 8 for s in view.strides]).copy()
 
 
 # The in-place forms, as used by Tensor methods.

@@ -7,9 +7,9 @@ import numpy as np
 from minigrad.autograd.function import _Op
 from minigrad.tensor import Tensor
 
-__all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "Sqrt", "Abs", "Clamp",
-           "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt", "abs",
-           "clamp", "square", "log1p", "to_copy", "Sign", "sign", "Round", "RoundDecimals",
+__all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "ThresholdBackward", "Sqrt",
+           "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
+           "abs", "clamp", "square", "log1p", "to_copy", "Sign", "sign", "Round", "RoundDecimals",
            "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
 
@@ -163,7 +163,25 @@ class Relu(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad * (y > 0)
+        return ThresholdBackward.apply(grad, y)
+
+
+class ThresholdBackward(_Op):
+    """relu's backward, as its own op (so that it depends on y, as in PyTorch):
+    z = g where y > 0, else 0;  ∂z/∂g = grad where y > 0,  ∂z/∂y = 0."""
+
+    node_name = "ThresholdBackwardBackward0"
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, g, y):
+        ctx.save_for_backward(y)
+        return np.where(y._data > 0, g._data, 0).astype(g._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (y,) = ctx.saved_tensors
+        return ThresholdBackward.apply(grad, y), Tensor._make(np.zeros(y.shape, grad._data.dtype))
 
 
 class Sqrt(_Op):

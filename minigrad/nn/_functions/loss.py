@@ -10,6 +10,7 @@ import numpy as np
 from minigrad.autograd.function import _Op
 from minigrad.nn._functions._reduce import reduce_array, reduction_code, scale_for_reduction
 from minigrad.ops._util import sum_to
+from minigrad.ops.arithmetic import broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["MseLoss", "NllLoss", "NllLoss2d", "BinaryCrossEntropy",
@@ -35,7 +36,10 @@ class MseLoss(_Op):
         ctx.reduction = reduction_code(reduction)
         ctx.mode = reduction
         ctx.save_for_backward(x, target)
-        diff = x._data - target._data
+        try:
+            diff = x._data - target._data
+        except ValueError:
+            raise broadcast_error(x, target) from None
         ctx.numel = diff.size
         return reduce_array(diff * diff, reduction)
 
