@@ -181,10 +181,93 @@ def backward_inputs(t):
     return dict(x=x, w=w, out=out), [out], lambda: out.backward(inputs=[w])
 
 
+# The seeds' other graphs (/work/shared/seeds: the guided tour and the reference pages).
+def seed_powers(t):
+    a = t.tensor(2.0, requires_grad=True)
+    b = t.tensor(3.0, requires_grad=True)
+    c = a ** 2 + b ** 3
+    return dict(a=a, b=b, c=c), [c], lambda: c.backward()
+
+
+def seed_accumulation_two_roots(t):
+    a = t.tensor(1.0, requires_grad=True)
+    twice, thrice = a * 2, a * 3
+
+    def run():
+        twice.backward(retain_graph=True)
+        thrice.backward()
+    return dict(a=a, twice=twice, thrice=thrice), [twice, thrice], run
+
+
+def seed_vector_jacobian(t):
+    a = t.tensor([0.3, -1.2, 2.0], requires_grad=True)
+    b = a * 2
+    weights = t.tensor([0.1, 1.0, 0.001])
+    return dict(a=a, b=b), [b], lambda: b.backward(gradient=weights)
+
+
+def seed_second_derivative(t):
+    a = t.tensor(2.0, requires_grad=True)
+    b = a ** 3
+
+    def run():
+        (first,) = t.autograd.grad(outputs=b, inputs=a, create_graph=True)
+        t.autograd.grad(outputs=first, inputs=a)
+    return dict(a=a, b=b), [b], run
+
+
+def seed_custom_function(t):
+    class ClampAtZero(t.autograd.Function):
+        @staticmethod
+        def forward(ctx, values):
+            ctx.save_for_backward(values)
+            return values.clamp(min=0)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (values,) = ctx.saved_tensors
+            grad = grad_output.clone()
+            grad[values < 0] = 0
+            return grad
+
+    a = t.tensor([-1.0, 2.0, -0.5], requires_grad=True)
+    out = ClampAtZero.apply(a)
+    return dict(a=a, out=out), [out], lambda: out.backward(t.tensor([1.0, 1.0, 1.0]))
+
+
+def seed_linear_l1(t):
+    t.manual_seed(0)
+    layer = t.nn.Linear(3, 5)
+    with t.no_grad():  # the same numbers in both libraries
+        layer.weight.copy_(t.tensor([[0.1 * (i - j) for j in range(3)] for i in range(5)]))
+        layer.bias.copy_(t.tensor([0.5, -0.5, 0.25, 0.0, 1.0]))
+    inputs = t.tensor([[0.2, -0.4, 0.9]])
+    out = layer(inputs)
+    out.retain_grad()
+    loss = t.nn.L1Loss()(out, t.tensor([[0.0, 1.0, -1.0, 0.5, 0.3]]))
+    return (dict(weight=layer.weight, bias=layer.bias, out=out, loss=loss), [loss],
+            lambda: loss.backward())
+
+
+def seed_lambda_hooks_two_passes(t):
+    w = t.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)
+    w.register_hook(lambda grad: grad * 2)
+    y = w + 1
+    y.grad_fn.register_hook(lambda *grads: None)
+    z = w + 1
+
+    def run():
+        y.sum().backward()
+        z.sum().backward()
+    return dict(w=w, y=y, z=z), [y, z], run
+
+
 PROGRAMS = [fan_out_order, notes_trace, leaf_jumps_queue, accumulate_waits,
             every_hook_modifies, leaf_used_twice, constants, seed_exp_graph,
             seed_parameter_hook, seed_retain_graph_passes, backward_twice, hook_raises,
-            several_roots, grad_api, backward_inputs]
+            several_roots, grad_api, backward_inputs, seed_powers, seed_accumulation_two_roots,
+            seed_vector_jacobian, seed_second_derivative, seed_custom_function, seed_linear_l1,
+            seed_lambda_hooks_two_passes]
 
 
 # --------------------------------------------------------------------------- instrumenting
@@ -305,10 +388,20 @@ def test_recorded_hook_trace_matches_torch(torch, program):
     assert trace_from_recording(rec, named, keys, nodes) == log  # the recording tells the truth
     assert log == expected                                       # which is PyTorch's
     if expected[-1][0] != "error":
+        final = rec.state_at(-1)["grads"]
         for name, tensor in torch_named.items():
-            if tensor.is_leaf and tensor.grad is not None:
-                np.testing.assert_allclose(named[name].grad.tolist(), tensor.grad.tolist(),
-                                           rtol=1e-6)
+            if not (tensor.is_leaf or tensor.retains_grad) or (
+                    tensor.grad is None and not tensor.retains_grad):
+                continue
+            if tensor.grad is None:  # a retained grad that no pass reached
+                assert named[name].grad is None
+                continue
+            np.testing.assert_allclose(named[name].grad.tolist(), tensor.grad.tolist(),
+                                       rtol=1e-6)
+            # ... and the recording's last frame agrees (leaves and retained grads)
+            recorded = final.get(tensor_id(named[name]))
+            if recorded is not None:
+                np.testing.assert_allclose(recorded["data"], tensor.grad.tolist(), rtol=1e-6)
 
 
 @pytest.mark.torch
@@ -521,12 +614,14 @@ def test_large_values_are_summaries_and_stored_once():
 
 def test_cap_stops_with_a_warning_and_a_truncated_event():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
-    with pytest.warns(RecordingTruncated, match="max_events=10"):
+    with pytest.warns(RecordingTruncated, match="it reached max_events=10 ") as caught:
         with record(max_events=10) as rec:
             y = x
             for _ in range(20):
                 y = y * 1.5
             y.sum().backward()
+    assert caught[0].filename == __file__  # points at the user's line, not at minigrad
+    assert "pass a larger cap" in str(caught[0].message)
     assert len(rec) == 11 and rec.truncated
     assert rec.events[-1]["kind"] == "truncated" and rec.state_at(-1)["truncated"]
     assert "stops here" in rec.caption(-1)
@@ -542,6 +637,7 @@ def test_byte_cap():
             for _ in range(50):
                 (x * 2).sum().backward()
     assert rec.truncated and any(issubclass(w.category, RecordingTruncated) for w in caught)
+    assert rec.events[-1]["reason"].startswith("it reached max_bytes=5000 (about ")
     assert len(rec) < 200
 
 

@@ -68,6 +68,18 @@ def test_generated_names_are_short_and_never_addresses():
     assert not re.search(r"0x[0-9a-f]{6,}", text)
 
 
+def test_generated_names_never_read_like_ids_or_other_numbers():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    a, b = x * 2, x * 2   # two wrapped 2s, both saved: not "21" and "22"
+    layer = minigrad.nn.Linear(2, 2)
+    y = layer(layer(x.unsqueeze(0)))  # TBackward0 outputs, saved by AddmmBackward0
+    snap = snapshot(a.sum() + b.sum() + y.sum(), names={})
+    names = {t["name"] for t in snap.tensors}
+    assert {"2 #1", "2 #2"} <= names and not names & {"21", "22"}
+    assert not any(re.fullmatch(r"[tnce]\d+(_\d+)?", n) for n in names), names
+    assert any(n.startswith("transposed") for n in names)
+
+
 def test_edges_follow_next_functions_order_and_constants_get_stubs():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     c = minigrad.tensor([5.0, 6.0])

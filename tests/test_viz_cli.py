@@ -93,13 +93,15 @@ def test_json_dumps_the_snapshot(script, tmp_path):
 @pytest.mark.parametrize("args, reason", [
     (("missing.py", "--var", "loss"), "no such file: missing.py"),
     (("{script}", "--var", "los"), "has no variable 'los' (its tensors: loss, x, y)"),
-    (("{script}", "--var", "count"), "'count' is not a minigrad tensor (it is a int)"),
+    (("{script}", "--var", "count"), "'count' is not a minigrad tensor (it is of type int)"),
+    ((".", "--var", "loss"), ". is a directory, not a Python script"),
+    (("{script}", "--var", "loss", "--max-nodes", "-3"), "must be a whole number of at least 1"),
 ])
 def test_bad_input_exits_non_zero_with_one_line(script, tmp_path, args, reason):
     args = [a.format(script=script) for a in args]
     done = run("render", *args, cwd=tmp_path)
     assert done.returncode == 2
-    assert last_line(done).startswith("minigrad-viz: error: ")
+    assert last_line(done).startswith(("minigrad-viz: error: ", "minigrad-viz render: error: "))
     assert reason in last_line(done)
     assert "Traceback" not in done.stderr
 
@@ -110,6 +112,36 @@ def test_a_failing_script_is_reported_in_one_line(tmp_path):
     done = run("render", str(path), "--var", "loss", cwd=tmp_path)
     assert done.returncode == 2
     assert last_line(done) == "minigrad-viz: error: broken.py raised ValueError: bad data"
+
+
+def test_a_huge_error_message_is_cut_to_one_short_line(tmp_path):
+    path = tmp_path / "loud.py"
+    path.write_text("raise RuntimeError('x' * 100_000)\n")
+    done = run("render", str(path), "--var", "loss", cwd=tmp_path)
+    assert done.returncode == 2 and len(last_line(done)) < 400
+    assert "Traceback" not in done.stderr
+
+
+@needs_engine
+def test_hostile_variable_names_give_a_clean_picture(tmp_path):
+    from tests.test_viz_security import HOSTILE, check_svg
+    path = tmp_path / "evil.py"
+    path.write_text(textwrap.dedent(f"""
+        import minigrad as torch
+        names = {HOSTILE!r}
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        total = x.sum()
+        for k, name in enumerate(names):
+            globals()[name] = x * (k + 2)
+            total = total + globals()[name].sum()
+        loss = total
+    """))
+    for extra in ((), ("--view", "forward", "--values", "--show-saved", "--legend")):
+        done = run("render", str(path), "--var", "loss", "-o", "-", *extra, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr[-500:]
+        root = check_svg(done.stdout)
+        texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+        assert "<script>alert(1)</script>" in texts  # shown as text, not run
 
 
 def test_missing_arguments_are_usage_errors(tmp_path):

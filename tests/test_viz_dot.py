@@ -102,6 +102,43 @@ def test_constant_stub_without_its_tensor():
     assert nodes["p-c1"]["class"] == "mg-tensor mg-constant mg-stub"
     assert "constant" in nodes["p-c1"]["label"]
     assert any(e["class"] == "mg-edge mg-constant" for e in edges)
+    # said once, in words a student reads: not "constant / constant: (None, 0)"
+    assert nodes["p-c1"]["label"].count("constant") == 1
+    assert "(None, 0): no gradient" in nodes["p-c1"]["label"]
+    nodes, _ = dot_of(b.to_dict(), view="forward")
+    assert "constant, no grad" in nodes["p-c1"]["label"] and "None, 0" not in nodes["p-c1"]["label"]
+
+
+def test_a_tensor_hook_is_drawn_once_on_its_tensor_or_on_the_node_when_it_is_gone():
+    b = GraphBuilder()
+    x = b.tensor("x", [2])
+    node = b.node("MulBackward0")
+    b.next(node, [b.accumulate(x)])
+    b.nodes[0]["tensor_hooks"] = [{"index": 0, "name": "double"}]
+    h = b.tensor("h", [2], "nonleaf", grad_fn=node, hooks=["double"])
+    b.root(h)
+    nodes, _ = dot_of(b.to_dict())
+    assert "1 hook: double" in nodes["p-t2"]["label"]
+    assert "double" not in nodes["p-n1"]["label"] and "mg-hooked" not in nodes["p-n1"]["class"]
+    gone = b.to_dict()
+    gone["tensors"] = [t for t in gone["tensors"] if t["id"] != h]
+    gone["edges"] = [e for e in gone["edges"] if e["kind"] != "output"]
+    gone["roots"] = []
+    nodes, _ = dot_of(gone)
+    assert "1 tensor hook: double" in nodes["p-n1"]["label"]
+
+
+def test_nodes_of_one_class_without_outputs_show_their_label_number():
+    b = GraphBuilder()
+    first, second = b.node("SumBackward0"), b.node("SumBackward0")
+    b.nodes[0]["label"], b.nodes[1]["label"] = "SumBackward0 #1", "SumBackward0 #2"
+    third = b.node("MulBackward0")
+    b.nodes[2]["label"] = "MulBackward0 (h)"
+    b.next(first, [third])
+    b.next(second, [third])
+    nodes, _ = dot_of(b.to_dict())
+    assert ">#1<" in nodes["p-n1"]["label"] and ">#2<" in nodes["p-n2"]["label"]
+    assert "(h)" not in nodes["p-n3"]["label"]  # the arrow from h marks that one
 
 
 def test_hooks_are_badges_with_counts():
@@ -153,6 +190,10 @@ def test_forward_view_has_tensors_ops_and_values():
     assert any(e["class"] == "mg-edge mg-input" and "[t1]" in e["tail"] for e in edges)
     assert any(e["class"] == "mg-edge mg-output" and "[t6]" in e["head"] for e in edges)
     assert "rankdir=LR" in viz.to_dot(exp_add(), view="forward", names={})
+    # a non-leaf keeps no grad (micrograd would show one): said, not left out silently
+    assert "grad not kept" in nodes["p-t3"]["label"]
+    assert "grad not kept" not in nodes["p-t4"]["label"]  # D retains its grad
+    assert "grad not kept" not in dot_of(exp_add())[0]["p-t3"]["label"]
 
 
 def test_forward_view_stands_in_for_outputs_no_variable_holds():
@@ -270,6 +311,10 @@ def test_bad_arguments_say_what_is_wrong():
         viz.to_dot(exp_add(), theme="neon")
     with pytest.raises(TypeError, match="cannot draw"):
         viz.draw(42)
+    for prefix in ('"><script>', "x" * 100_000):
+        with pytest.raises(ValueError, match="id_prefix must be") as caught:
+            viz.to_dot(exp_add(), id_prefix=prefix, names={})
+        assert len(str(caught.value)) < 200
 
 
 def test_real_snapshot_of_the_classic_graph():

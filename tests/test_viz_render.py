@@ -2,6 +2,7 @@
 bytes or coordinates, which differ between engines. Missing engines are skipped."""
 
 import os
+import re
 import shutil
 import xml.etree.ElementTree as ET
 
@@ -167,3 +168,46 @@ def test_shows_inline_in_a_notebook_even_when_not_last():
                                                                       "execute_result")]
         assert {"text/html", "image/svg+xml"} <= set(output["data"])
         assert 'class="mg-svg"' in output["data"]["text/html"]
+
+
+def _box_widths(svg):
+    """``{id: width}`` of the outline of every tensor and node ``<g>``."""
+    widths = {}
+    for g in ET.fromstring(svg).iter(f"{SVG}g"):
+        shape = g.find(f"{SVG}polygon")
+        if shape is None or "node" not in g.get("class", "").split():
+            continue
+        xs = [float(p.split(",")[0]) for p in shape.get("points").split()]
+        widths[g.get("id")] = max(xs) - min(xs)
+    return widths
+
+
+def test_graphviz_pure_leaves_room_for_the_text():
+    """graphviz-pure guesses narrow widths for a font list it does not know; viz lays out for
+    it in a font it measures, so the boxes are as wide as system dot's (never bytes: widths)."""
+    if not all(engines._ENGINES[n].available() for n in ("dot", "graphviz-pure")):
+        pytest.skip("needs both dot and graphviz-pure")
+    snap = exp_add()
+    snap["tensors"][0]["post_accumulate_hooks"] = ["a rather long hook name"]
+    pure = viz.draw(snap, engine="graphviz-pure", id_prefix="w", values=True).svg()
+    dot = viz.draw(snap, engine="dot", id_prefix="w", values=True).svg()
+    assert "DejaVu Sans" not in pure and 'font-family="Helvetica,Arial,sans-serif"' in pure
+    pure_w, dot_w = _box_widths(pure), _box_widths(dot)
+    assert pure_w.keys() == dot_w.keys() and pure_w
+    for key, width in dot_w.items():
+        assert pure_w[key] >= 0.9 * width, key
+    png = viz.draw(snap, engine="graphviz-pure").render("png")
+    assert png.startswith(b"\x89PNG")
+
+
+def test_the_pictures_the_docs_show_exist_and_are_svg():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for page in ("README.md", "docs/visual-language.md"):
+        with open(os.path.join(root, page), encoding="utf-8") as f:
+            shown = re.findall(r"!\[[^\]]*\]\(((?:docs/)?img/[^)]+\.svg)\)", f.read())
+        assert shown, page
+        for path in shown:
+            full = os.path.join(root, path if path.startswith("docs/") else "docs/" + path)
+            svg = ET.parse(full).getroot()
+            assert svg.tag == f"{SVG}svg" and svg.find(f"{SVG}g").get("class").startswith(
+                "graph mg-graph"), path

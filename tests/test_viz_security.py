@@ -45,8 +45,15 @@ def hostile_snapshot(evil):
                   module=evil)
     b.nodes[-1]["metadata"] = {evil: evil}
     b.nodes[-1]["label"] = evil
+    b.nodes[-1]["tensor_hooks"] = [{"index": 1, "name": evil}, {"index": evil, "name": evil}]
     b.next(node, [b.accumulate(leaf), ("const", const)])
+    b.constants[-1]["name"] = evil
+    twin = b.node(evil)  # a second node of that class, its output gone: a "#2" tag
+    b.nodes[-1]["label"] = evil + " #" + evil
+    b.next(twin, [node])
     out = b.tensor(evil + "o", [], "retained", data=1.0, grad_fn=node, module=evil)
+    b.by_id(out)["dtype"] = evil
+    b.by_id(out)["shape"] = [evil, 2]
     b.root(out)
     return b.to_dict()
 

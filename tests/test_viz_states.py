@@ -132,3 +132,31 @@ def test_an_error_inside_a_collapsed_module_marks_its_box():
                                 names={"layer": layer}, id_prefix="p"))
     box = nodes["p-m-Linear"]
     assert "mg-error" in box["class"] and box["color"] == "#d62728"
+
+
+def test_the_hook_that_fires_at_an_event_is_marked_on_its_tensor_or_node():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+
+    def double(grad):
+        return grad * 2
+
+    def check(grad_outputs):
+        return None
+
+    with record() as rec:
+        h = x * w
+        h.register_hook(double)
+        h.grad_fn.register_prehook(check)
+        (h + x).sum().backward()
+    tensor_hook = next(e for e in rec.events if e["kind"] == "tensor_hook")
+    nodes, _ = parse(viz.to_dot(rec, event=tensor_hook["i"], id_prefix="p"))
+    fired = {k: n for k, n in nodes.items() if "mg-fired" in n["class"]}
+    assert list(fired) == [f"p-{tensor_hook['tensor']}"]
+    assert "hook double fires" in fired[f"p-{tensor_hook['tensor']}"]["label"]
+    pre_hook = next(e for e in rec.events if e["kind"] == "node_pre_hook")
+    nodes, _ = parse(viz.to_dot(rec, event=pre_hook["i"], id_prefix="p"))
+    node = nodes[f"p-{pre_hook['node']}"]
+    assert "mg-fired" in node["class"] and "pre-hook check fires" in node["label"]
+    assert not any("mg-fired" in n["class"] for n in
+                   parse(viz.to_dot(rec, event=pre_hook["i"] + 1, id_prefix="p"))[0].values())

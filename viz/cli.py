@@ -52,7 +52,7 @@ def build_parser():
                         help="show the tensors each node saved for backward")
     render.add_argument("--collapse", action="store_true",
                         help="draw each nn.Module call as one box")
-    render.add_argument("--max-nodes", type=int, default=None, metavar="N",
+    render.add_argument("--max-nodes", type=_positive, default=None, metavar="N",
                         help="draw at most N boxes; the rest become a 'N more nodes' marker")
     render.add_argument("--legend", action="store_true", help="add the legend")
     render.add_argument("--json", action="store_true",
@@ -74,6 +74,8 @@ def _common(parser):
 
 def _run_script(path):
     path = pathlib.Path(path)
+    if path.is_dir():
+        raise CliError(f"{path} is a directory, not a Python script")
     if not path.is_file():
         raise CliError(f"no such file: {path}")
     sys.argv = [str(path)]
@@ -86,8 +88,24 @@ def _run_script(path):
             raise CliError(f"{path.name} exited with status {exc.code}") from exc
         raise CliError(f"{path.name} called exit() before its variables could be read") from exc
     except Exception as exc:  # noqa: BLE001 - any error in the user's script is reported
-        raise CliError(f"{path.name} raised {type(exc).__name__}: {exc}".splitlines()[0]) \
-            from exc
+        line = f"{path.name} raised {type(exc).__name__}: {exc}".splitlines()[0]
+        raise CliError(_short(line)) from exc
+
+
+def _short(text, limit=300):
+    """One line of at most ``limit`` characters, for an error message."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "\N{HORIZONTAL ELLIPSIS}"
+
+
+def _positive(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not {text!r}")
+    return value
 
 
 def _tensor(namespace, var, script):
@@ -96,10 +114,11 @@ def _tensor(namespace, var, script):
         tensors = sorted(k for k, v in namespace.items() if is_tensor(v) and
                          not k.startswith("_"))
         hint = f" (its tensors: {', '.join(tensors[:10])})" if tensors else ""
-        raise CliError(f"{pathlib.Path(script).name} has no variable {var!r}{hint}")
+        raise CliError(_short(f"{pathlib.Path(script).name} has no variable {var!r}{hint}"))
     value = namespace[var]
     if not is_tensor(value):
-        raise CliError(f"{var!r} is not a minigrad tensor (it is a {type(value).__name__})")
+        raise CliError(f"{_short(repr(var))} is not a minigrad tensor (it is of type "
+                       f"{_short(type(value).__name__)})")
     return value
 
 

@@ -281,7 +281,7 @@ def limit_nodes(scene, max_nodes):
     keep = _nearest(scene, max(1, int(max_nodes)))
     hidden = [i for i in scene.items if i not in keep]
     marker = Item("more", "more", f"{plural(len(hidden), 'more node')} not drawn (max_nodes)",
-                  [Line(f"\N{HORIZONTAL ELLIPSIS} {len(hidden)} more nodes", "title"),
+                  [Line(f"\N{HORIZONTAL ELLIPSIS} {plural(len(hidden), 'more node')}", "title"),
                    Line("max_nodes=None draws all")])
     boundary = [k for k in scene.links if (k.source in keep) != (k.target in keep)]
     scene.remove(hidden)

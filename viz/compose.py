@@ -56,11 +56,30 @@ def apply_state(scene, state):
     current = state.get("node")
     if current and scene.mark(current, "current"):
         scene.items[current].lines.append(Line("running", "badge"))
+    for fired in state.get("hooks_fired") or ():
+        _mark_fired(scene, fired)
     error = state.get("error")
     if error:
         _pin_error(scene, error, current)
     if state.get("caption"):
         scene.caption = clean(state["caption"], 200)
+
+
+_HOOK_WORDS = {"tensor_hook": "hook", "node_pre_hook": "pre-hook", "node_post_hook": "hook",
+               "post_accumulate_hook": "post-accumulate hook"}
+
+
+def _mark_fired(scene, fired):
+    """A hook that fires at this event: on its tensor (tensor hooks, post-accumulate hooks)
+    when that is drawn, else on its node."""
+    if not isinstance(fired, dict):
+        return
+    where = fired.get("tensor") if fired.get("tensor") in scene.items else fired.get("node")
+    if where in scene.items and scene.mark(where, "fired"):
+        word = _HOOK_WORDS.get(fired.get("kind"), "hook")
+        name = clean(fired.get("hook") or "", 20)
+        scene.items[where].lines.append(Line(f"{word} {name} fires".replace("  ", " "),
+                                             "state"))
 
 
 def _pin_error(scene, error, current):

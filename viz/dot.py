@@ -148,7 +148,8 @@ def write_dot(scene, prefix="mg", theme=None, html=True):
     """
     p = palette(theme)
     if not _SAFE_ID.fullmatch(prefix):
-        raise ValueError(f"id_prefix must be letters, digits, '_' or '-', not {prefix!r}")
+        raise ValueError("id_prefix must be 1 to 64 letters, digits, '_' or '-', not "
+                         f"{clean(repr(prefix), 80)}")
     head = [
         "digraph minigrad {",
         f'  graph [id="{prefix}" class="mg-graph mg-{scene.view}" rankdir={scene.rankdir} '

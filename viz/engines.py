@@ -23,6 +23,8 @@ import os
 import shutil
 import subprocess
 
+from viz.style import FONT, MONO_FONT
+
 __all__ = ["Engine", "EngineNotFound", "RenderError", "set_engine", "get_engine",
            "available_engines", "ENGINE_NAMES"]
 
@@ -105,7 +107,26 @@ class SystemDot(_Command):
 
 
 class GraphvizPure(_Command):
+    """``graphviz-pure``. It measures text only in the fonts it knows: given the CSS-like list
+    ``Helvetica,Arial,sans-serif`` it guesses narrow widths, and the text spills out of its
+    boxes. So an SVG is measured in DejaVu Sans and Courier (as wide as the widest font a
+    browser may pick) and gets the drawing's own font lists back; a PNG is measured and drawn
+    in Helvetica and Courier, the fonts it draws with."""
+
     name = command = "graphviz-pure"
+    _MEASURE = {FONT: "DejaVu Sans", MONO_FONT: "Courier"}
+    _PNG_FONTS = {FONT: "Helvetica", MONO_FONT: "Courier"}  # the fonts it draws PNGs with
+
+    def render(self, source, fmt="svg"):
+        fonts = self._PNG_FONTS if fmt == "png" else self._MEASURE
+        for font, measured in fonts.items():
+            source = source.replace(f'"{font}"', f'"{measured}"')
+        out = super().render(source, fmt)
+        if fmt == "svg":
+            for font, measured in fonts.items():
+                out = out.replace(f'font-family="{measured}"'.encode(),
+                                  f'font-family="{font}"'.encode())
+        return out
 
 
 class Wasi(Engine):

@@ -22,7 +22,7 @@ _ITEMS = [
     ("mul", "fn", set(), [("MulBackward0", "title"), ("Function node (grad_fn)", "sub")]),
     ("h", "retained", set(), [("h", "title"), ("non-leaf, retains grad", "sub"),
                               ("h.retain_grad() keeps h.grad", "sub")]),
-    ("exp", "fn", {"highlight"}, [("ExpBackward0", "title"), ("highlighted", "sub")]),
+    ("exp", "fn", {"highlight"}, [("ExpBackward0", "title"), ("highlighted (highlight=)", "sub")]),
     ("E", "stub", set(), [("E", "title"), ("constant: (None, 0)", "sub"),
                           ("no gradient flows here", "sub")]),
     ("acc", "acc", set(), [("AccumulateGrad", "title"), ("into x.grad", "sub")]),
@@ -30,12 +30,12 @@ _ITEMS = [
                                ("1 hook: print_grad", "badge")]),
     ("c", "nonleaf", set(), [("c", "title"), ("non-leaf: .grad stays None", "sub")]),
     ("s0", "saved", set(), [("saved self", "title"), ("h, kept for backward", "sub")]),
-    ("s1", "saved", {"released"}, [("saved other", "title"), ("E", "sub"),
+    ("s1", "saved", {"released"}, [("saved other", "title"), ("E, freed by backward()", "sub"),
                                    ("released", "badge")]),
 ]
 _LINKS = [
-    ("l1", "grad_fn", "loss", "mul", "grad_fn"), ("l2", "next", "mul", "exp", "0"),
-    ("l3", "constant", "mul", "E", "1"), ("l4", "grad_fn", "h", "exp", "grad_fn"),
+    ("l1", "grad_fn", "loss", "mul", "grad_fn"), ("l2", "next", "mul", "exp", "next_functions[0]"),
+    ("l3", "constant", "mul", "E", "[1]"), ("l4", "grad_fn", "h", "exp", "grad_fn"),
     ("l5", "next", "exp", "acc", ""), ("l6", "variable", "acc", "x", ".grad"),
     ("l7", "saved", "mul", "s0", ""), ("l8", "saved", "mul", "s1", ""),
 ]

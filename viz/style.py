@@ -138,7 +138,7 @@ def item_attrs(kind, flags, p):
         attrs.update(fillcolor=p["ran"], fontcolor=p["muted"], color=p["faint"])
     if "modified" in flags:
         attrs.update(color=p["highlight"], penwidth="2.5", style="filled,bold")
-    if "highlight" in flags or "current" in flags or "error" in flags:
+    if "highlight" in flags or "current" in flags or "error" in flags or "fired" in flags:
         attrs.update(color=p["highlight"], penwidth="4")
     return attrs
 

@@ -68,6 +68,9 @@ def _tensor_item(g, tid, opts):
         lines += [Line(s, "value") for s in value_lines(tensor.get("value"), "data ")]
     if opts.grads and (kind in ("leaf", "retained") or tensor.get("grad") is not None):
         lines += [Line(s, "value") for s in value_lines(tensor.get("grad"), "grad ")]
+    elif opts.grads and opts.view == "forward" and kind == "nonleaf":
+        # micrograd shows a grad on every value; PyTorch keeps none for a non-leaf
+        lines.append(Line("grad not kept", "value"))
     item = Item(tid, kind, f"{name}: {_kind_text(g, tid, kind)} tensor {shape} [{tid}]", lines,
                 group=tensor.get("module"), name=str(tensor.get("name") or tid))
     _add_badges(item, [("hook", tensor.get("hooks")),
@@ -98,23 +101,41 @@ def _node_item(g, nid):
     else:
         what = "graph root" if kind == "graphroot" else "Function node"
         title = f"{clean(node.get('label') or name, 60)} ({what} {nid})"
+        tag = _label_tag(node)
+        if tag:
+            lines.append(Line(tag))
     item = Item(nid, kind, title, lines, group=node.get("module"), name=name)
+    # A tensor hook is drawn on its tensor; on the node only when that tensor is gone.
     tensor_hooks = [h.get("name") for h in node.get("tensor_hooks") or []
-                    if isinstance(h, dict)]
+                    if isinstance(h, dict) and g.output_of(nid, h.get("index") or 0) is None]
     _add_badges(item, [("pre-hook", node.get("pre_hooks")), ("hook", node.get("post_hooks")),
                        ("tensor hook", tensor_hooks)])
     return item
+
+
+def _label_tag(node):
+    """``#2`` for the second of several nodes of one class whose outputs are all gone, from
+    the snapshot's unique ``label`` (``SumBackward0 #2``), which captions use too. (A label
+    ``MulBackward0 (h)`` needs no tag: the arrow from ``h`` marks the node.)"""
+    name, label = str(node.get("name") or ""), str(node.get("label") or "")
+    if not name or not label.startswith(name + " #"):
+        return ""
+    return clean(label[len(name):].strip(), 12)
 
 
 def _stub_item(g, cid, opts):
     stub = g.constants[cid]
     tid = stub.get("tensor")
     tensor = g.tensors.get(tid) if tid else None
-    name = clean(g.name_of(tid)) if tensor else "constant"
+    given = tensor and g.name_of(tid) or stub.get("name")
+    name = clean(given) if given else "constant"
     lines = [Line(name, "title")]
     if tensor:
         lines.append(Line(shape_text(tensor.get("shape"))))
-    lines.append(Line("constant: (None, 0)"))
+    if opts.view == "forward":
+        lines.append(Line("constant, no grad"))
+    else:
+        lines.append(Line("constant: (None, 0)" if given else "(None, 0): no gradient"))
     if tensor and opts.values:
         lines += [Line(s, "value") for s in value_lines(tensor.get("value"), "data ")]
     title = (f"{name}: constant input, no gradient flows to it "
@@ -130,10 +151,12 @@ def _saved_items(g, scene, nid, opts):
         what = (clean(g.name_of(tid)) if tid in g.tensors else
                 "a tensor " + shape_text(value["shape"]) if "shape" in value else "a tensor")
         name = clean(slot.get("name") or f"saved{k}", 20)
-        lines = [Line(f"saved {name}", "title"), Line(what)]
+        # ``self`` → "saved self"; a custom Function's ``saved_tensors[0]`` says it already
+        heading = name if name.startswith("saved") else f"saved {name}"
+        lines = [Line(heading, "title"), Line(what)]
         if opts.values and slot.get("value") is not None:
             lines += [Line(s, "value") for s in value_lines(slot.get("value"))]
-        item = Item(f"{nid}-s{k}", "saved", f"{clean(node.get('name'))} saved {name} = {what}",
+        item = Item(f"{nid}-s{k}", "saved", f"{clean(node.get('name'))}: {heading} = {what}",
                     lines, group=node.get("module"))
         if slot.get("released"):
             item.flags.add("released")

@@ -359,7 +359,19 @@ def _op_name(node_name):
         base = base[:-1]
     if base.endswith("Backward"):
         base = base[:-len("Backward")]
-    return base.lower() or "out"
+    base = base.lower() or "out"
+    # NB: ``t`` (TBackward0) numbered would read ``t1``, like a tensor id: spell it out
+    return _STEMS.get(base, base)
+
+
+_STEMS = {"t": "transposed"}
+
+
+def _numbered(stem, k, number):
+    """The ``k``-th tensor named ``stem``: ``mul2``; ``conv2d_2``; ``2. #2`` for a number."""
+    if number:
+        return f"{stem} #{k}"
+    return f"{stem}_{k}" if stem[-1:].isdigit() else f"{stem}{k}"
 
 
 def _given_names(names):
@@ -388,7 +400,7 @@ def _name_tensors(tensors, nodes, names):
             used.add(name)
         else:
             pending.append(info)
-    bases = {}
+    bases, numbers = {}, set()
     for info in pending:
         suffix = ""
         if info["grad_fn"] is not None:
@@ -398,10 +410,12 @@ def _name_tensors(tensors, nodes, names):
                 suffix = f"[{info['output_nr']}]"
         elif not info["requires_grad"] and info["shape"] == [] and "data" in info["value"]:
             stem = format_value(info["value"])  # a Python number wrapped by an op: ``3``
+            numbers.add(stem)
         else:
             stem = "leaf" if info["requires_grad"] else "const"
         bases.setdefault((stem, suffix), []).append(info)
     for (stem, suffix), infos in bases.items():
+        number = stem in numbers and infos[0]["grad_fn"] is None
         if infos[0]["grad_fn"] is not None:  # number results in the order they were made
             infos.sort(key=lambda i: nodes[i["grad_fn"]][1]["sequence_nr"])
         if len(infos) == 1 and stem + suffix not in used:
@@ -411,9 +425,9 @@ def _name_tensors(tensors, nodes, names):
         k = 0
         for info in infos:
             k += 1
-            while f"{stem}{k}{suffix}" in used:
+            while _numbered(stem, k, number) + suffix in used:
                 k += 1
-            info["name"] = f"{stem}{k}{suffix}"
+            info["name"] = _numbered(stem, k, number) + suffix
             used.add(info["name"])
 
 
