@@ -210,7 +210,7 @@ def _note_rects(playback, event):
     for key, timeline in data["notes"].items():
         note = value_at(timeline, event)
         if note and key in data["places"]:
-            x, y, side = data["places"][key]
+            x, y, side = data["places"][key][:3]
             rects.append((key, _box((x, y), side, *note_size(note))))
     return rects
 
@@ -233,6 +233,53 @@ def test_notes_shown_together_do_not_cover_each_other_or_labels(example, capsys)
                            if box[2] > 0 and key != a and _overlap(box_a, box) > 4)
     assert len(covered) <= 1, covered
     capsys.readouterr()
+
+
+def _ellipse_hemmed_in():
+    """An ellipse whose four sides are taken by other boxes: its note must go to a corner."""
+    boxes = {"n1": [0.0, 0.0, 100.0, 40.0, "ellipse"],
+             "r": [105.0, 10.0, 60.0, 20.0], "l": [-65.0, 10.0, 60.0, 20.0],
+             "t": [30.0, -25.0, 40.0, 20.0], "b": [30.0, 45.0, 40.0, 20.0]}
+    return boxes, {"n1": [[0, "state\twaits for 1 grad"]]}
+
+
+def test_a_corner_note_hugs_the_ellipse_and_has_a_leader():
+    from viz.still import _box, _overlap, leader, note_size, place_notes
+    boxes, notes = _ellipse_hemmed_in()
+    place = place_notes(boxes, notes)["n1"]
+    assert place[2] in ("ne", "se", "nw", "sw") and len(place) == 5
+    px, py = place[3], place[4]
+    assert abs(((px - 50) / 50) ** 2 + ((py - 20) / 20) ** 2 - 1) < 0.02   # on the curve
+    width, height = note_size(notes["n1"][0][1])
+    rect = _box(place[:2], place[2], width, height)
+    assert all(_overlap(rect, boxes[k]) == 0 for k in "rltb")
+    x1, y1, x2, y2 = leader(place, width, height)
+    assert (x1, y1) == (px, py)
+    assert rect[0] <= x2 <= rect[0] + rect[2] and rect[1] <= y2 <= rect[1] + rect[3]
+    assert 2 < ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 < 10   # adjacent: a short leader
+
+
+def test_a_note_beside_its_box_has_no_leader():
+    from viz.still import leader, place_notes
+    place = place_notes({"n1": [0.0, 0.0, 100.0, 40.0, "ellipse"]},
+                        {"n1": [[0, "state\twaits for 1 grad"]]})["n1"]
+    assert place[2] == "r" and len(place) == 3 and leader(place, 50, 18) is None
+
+
+def test_a_saved_frame_draws_the_leader_of_a_corner_note():
+    from viz.still import frame_svg, note_svg
+    boxes, notes = _ellipse_hemmed_in()
+    from viz.still import place_notes
+    place = place_notes(boxes, notes)["n1"]
+    note = note_svg("state\twaits for <1> grad", place)
+    assert note.count('class="mgs-leader"') == 2 and "waits for &lt;1&gt; grad" in note
+    assert note.index("mgs-leader") < note.index("<rect")         # under the note's box
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100pt" height="50pt" '
+           'viewBox="0.00 0.00 100.00 50.00"><g id="p" class="graph" '
+           'transform="scale(1 1) rotate(0) translate(4 46)"><g id="p&#45;n1" class="node">'
+           '<ellipse cx="50" cy="20" rx="50" ry="20"/></g></g></svg>')
+    data = {"classes": {}, "notes": notes, "captions": ["c"], "count": 1}
+    assert "mgs-leader" in frame_svg(svg, "p", data, 0, {"n1": place})
 
 
 def test_a_function_that_raises_still_names_its_tensors():

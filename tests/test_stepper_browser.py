@@ -2,7 +2,9 @@
 
 (a) JupyterLab, started here on 127.0.0.1, runs a notebook with a stepper; clicking "next"
     moves the highlight to the next node (a screenshot goes to test-artifacts/).
-(b) The exported page, opened from file://, plays to its last frame with no network request.
+(b) The exported page, opened from file://, plays to its last frame with no network request;
+    on a narrow page the side panel goes under the picture, which keeps a readable scale; a
+    note at a node's corner is tied to it by the same leader line as in a saved frame.
 
 Skipped, with the reason, where Chromium or Playwright (or JupyterLab, for (a)) is missing.
 ``.ci/run`` installs them (``apt install chromium``, ``pip install playwright``).
@@ -105,6 +107,123 @@ def test_exported_page_restyles_the_running_node(browser, tmp_path):
     page.keyboard.press("Home")
     page.close()
     assert len(set(running)) == 3
+
+
+def _mlp_loss():
+    """A small MLP's loss: a graph much wider than tall (with show_saved=True)."""
+    import minigrad as torch
+    from minigrad import nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+    data = torch.tensor([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    return nn.MSELoss()(model(data), torch.tensor([[1.0], [0.0]]))
+
+
+def _xwx_loss():
+    import minigrad as torch
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    return ((x * w) * x).sum()
+
+
+LAYOUT = """() => {
+  const box = (s) => document.querySelector(s).getBoundingClientRect();
+  const svg = document.querySelector('.mgs-stage svg');
+  return {stacked: document.querySelector('.mgs-root').classList.contains('mgs-stacked'),
+          stage: box('.mgs-stage').toJSON(), panel: box('.mgs-panel').toJSON(),
+          scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width};
+}"""
+
+
+def _layout(page):
+    page.wait_for_timeout(100)            # one ResizeObserver round
+    return page.evaluate(LAYOUT)
+
+
+@pytest.mark.parametrize("width", [800, 1000])
+def test_a_narrow_page_puts_the_panel_under_a_readable_picture(browser, tmp_path, width):
+    """At 800–1000 px the MLP's picture (show_saved=True) would shrink beside the panel:
+    the panel goes under it, and the picture's type stays at least ~10 px (a scale of one
+    CSS pixel per point or more: notes are 10 pt)."""
+    from viz.export import save_html
+    path = save_html(_mlp_loss(), tmp_path / "mlp.html", show_saved=True)
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-frame]", state="attached")
+    for _ in range(4):
+        page.click(".mgs-next")
+    layout = _layout(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"stepper-narrow-{width}.png"), full_page=True)
+    page.close()
+    stage, panel = layout["stage"], layout["panel"]
+    assert layout["stacked"]
+    assert panel["top"] >= stage["bottom"] - 1                       # under the picture
+    assert stage["width"] >= width - 80                               # the picture: full width
+    assert layout["scale"] >= 0.95
+
+
+def test_a_wide_page_keeps_the_panel_beside_and_stacks_when_narrowed(browser, tmp_path):
+    from viz.export import save_html
+    path = save_html(_xwx_loss(), tmp_path / "xwx.html", show_saved=True)
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-frame]", state="attached")
+    wide = _layout(page)
+    page.set_viewport_size({"width": 800, "height": 900})    # a narrower JupyterLab panel
+    page.wait_for_selector(".mgs-root.mgs-stacked", state="attached", timeout=5_000)
+    narrow = _layout(page)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_selector(".mgs-root:not(.mgs-stacked)", state="attached", timeout=5_000)
+    again = _layout(page)
+    page.close()
+    assert not wide["stacked"] and wide["panel"]["left"] >= wide["stage"]["right"] - 1
+    assert wide["scale"] >= 1.0
+    assert narrow["stacked"] and narrow["panel"]["top"] >= narrow["stage"]["bottom"] - 1
+    assert narrow["scale"] >= 0.95
+    assert again["scale"] == pytest.approx(wide["scale"], rel=0.02)
+
+
+def test_corner_notes_have_the_same_leaders_as_saved_frames(browser, tmp_path):
+    """A "waits for 1 grad" note at a node's corner is tied to the node by a leader line,
+    drawn where Python's saved frames (viz/still.py) draw it; restyling a frame adds no
+    other element to the picture than notes."""
+    from minigrad.autograd.graph import record
+    from viz.export import write_html
+    from viz.playback import Playback
+    from viz.still import leader, note_size, value_at
+    loss = _mlp_loss()
+    with record() as rec:
+        loss.backward()
+    playback = Playback(rec, show_saved=True)
+    data, expected = playback.data, {}
+    for event in range(playback.count):
+        lines = set()
+        for key, timeline in data["notes"].items():
+            note = value_at(timeline, event)
+            if note and len(data["places"].get(key, ())) == 5:
+                lines.add(tuple(round(v, 1) for v in leader(data["places"][key],
+                                                             *note_size(note))))
+        if lines:
+            expected[event] = lines
+    assert expected, "no note of this graph is at a corner"
+    path = write_html(playback, tmp_path / "mlp.html")
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-frame]", state="attached")
+    count = """() => document.querySelectorAll('.mgs-stage svg *').length -
+                     document.querySelectorAll('.mgs-notes *').length"""
+    picture = page.evaluate(count)
+    seen = {}
+    for event in list(expected)[:6]:
+        page.evaluate("(f) => window.mgsStepper.go(f)", event)
+        seen[event] = {tuple(round(float(v), 1) for v in line) for line in page.evaluate(
+            """() => [...document.querySelectorAll('.mgs-notes line.mgs-leader')].map(
+                 (l) => ['x1', 'y1', 'x2', 'y2'].map((a) => l.getAttribute(a)))""")}
+    after = page.evaluate(count)
+    page.close()
+    assert seen == {event: expected[event] for event in seen}
+    assert after == picture             # no re-layout: only the notes layer changed
 
 
 # ----------------------------------------------------------------- (a) JupyterLab

@@ -50,3 +50,31 @@ def test_classroom_stepper_and_page(tmp_path):
     assert stepper.canvas.theme == "classroom"
     page = classroom.save_html(stepper, tmp_path / "big.html").read_text(encoding="utf-8")
     assert '"theme":"classroom"' in page
+
+
+def test_roomy_boxes_gives_boxes_a_margin_and_leaves_the_rest():
+    source = ('  "a [t1]" [shape="box" label="a"];\n'
+              '  "b [n2]" [shape="ellipse" label="b"];\n'
+              '  "c [t3]" [shape="box" margin="0.3,0.3" label="c"];\n'
+              '  "a [t1]" -> "b [n2]" [label="shape=\\"box\\""];')
+    lines = classroom.roomy_boxes(source, "0.2,0.2").splitlines()
+    assert lines[0] == '  "a [t1]" [margin="0.2,0.2" shape="box" label="a"];'
+    assert lines[1:] == source.splitlines()[1:]
+
+
+def test_a_constant_box_keeps_room_between_the_tee_and_its_title():
+    """The "tee" arrow head ends on the constant's box; its title starts well below it."""
+    import re
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = torch.tensor([3.0, 4.0])
+    try:
+        svg = classroom.draw((x * c).sum(), id_prefix="g").svg()
+    except viz.EngineNotFound:
+        pytest.skip("no Graphviz engine installed")
+    node = re.search(r'<g id="[^"]*" class="node[^"]*mg&#45;constant.*?</g>', svg, re.S)[0]
+    edge = re.search(r'<g id="[^"]*" class="edge[^"]*mg&#45;constant.*?</g>', svg, re.S)[0]
+    title = re.search(r'<text[^>]*y="([-\d.]+)"[^>]*font-size="([\d.]+)"', node)
+    cap_top = float(title[1]) - 0.75 * float(title[2])
+    tee = re.search(r'<polygon[^>]*points="([^"]+)"', edge)[1]
+    tee_bottom = max(float(point.split(",")[1]) for point in tee.split())
+    assert cap_top - tee_bottom >= 6                 # points; was 3 with the default margin

@@ -1,7 +1,8 @@
 """Classroom presentation: large type and high contrast, for a projector at the back of a room.
 
 ``viz.classroom.draw(...)`` is :func:`viz.draw` with the ``classroom`` palette (black ink, white
-paper, saturated fills, dark borders) and every font size scaled up; ``viz.classroom.Stepper``
+paper, saturated fills, dark borders), every font size scaled up and more room inside boxes (an
+arrow's head never touches a title); ``viz.classroom.Stepper``
 is :class:`viz.Stepper` with ``theme="classroom"`` (its canvas zooms and its notes get bold).
 Importing this module registers the palette as the renderer's theme ``"classroom"``, so
 ``viz.draw(..., theme="classroom")`` and the stepper's classroom theme use it too; if the
@@ -22,8 +23,8 @@ from viz.drawing import Drawing
 from viz.drawing import draw as _draw
 from viz.style import PALETTES
 
-__all__ = ["PALETTE", "FONT_SCALE", "ClassroomDrawing", "draw", "Stepper", "save_html",
-           "scale_fonts"]
+__all__ = ["PALETTE", "FONT_SCALE", "BOX_MARGIN", "ClassroomDrawing", "draw", "Stepper",
+           "save_html", "scale_fonts", "roomy_boxes"]
 
 # Text is black on light fills (contrast at least 15:1); borders and the highlight reach at
 # least 7:1 against their fill (WCAG AAA), except "faint" (5.3:1 on white, still above AA),
@@ -42,6 +43,21 @@ PALETTES.setdefault("classroom", PALETTE)
 
 _SIZES = re.compile(r'(fontsize=|POINT-SIZE=")(\d+(?:\.\d+)?)')
 _PENS = re.compile(r'(penwidth=")(\d+(?:\.\d+)?)(")')
+# A box's label (a tensor, a constant) keeps this much room (inches, across and down) from
+# the box's edge: an arrow's head or a constant's "tee" bar ends on the edge, clear of the
+# title under it.
+BOX_MARGIN = "0.14,0.13"
+_BOX = re.compile(r'^(\s*"(?:[^"\\]|\\.)*" \[)(?=[^\n]*\bshape="box")(?![^\n]*\bmargin=)', re.M)
+
+
+def roomy_boxes(source, margin=BOX_MARGIN):
+    """DOT text where every ``shape="box"`` node without a margin of its own gets ``margin``.
+
+    Example:
+        >>> roomy_boxes('  "c [c1]" [shape="box" label="c"];', "0.2,0.2")
+        '  "c [c1]" [margin="0.2,0.2" shape="box" label="c"];'
+    """
+    return _BOX.sub(lambda m: f'{m[1]}margin="{margin}" ', source)
 
 
 def scale_fonts(source, factor=FONT_SCALE):
@@ -71,7 +87,8 @@ class ClassroomDrawing(Drawing):
 
     def _source_for(self, html):
         if html not in self._sources:
-            self._sources[html] = scale_fonts(super()._source_for(html), self.font_scale)
+            self._sources[html] = roomy_boxes(scale_fonts(super()._source_for(html),
+                                                          self.font_scale))
         return self._sources[html]
 
 

@@ -14,17 +14,18 @@ Example:
     ...        '<g id="p&#45;n1" class="node"><ellipse cx="40" cy="-20" rx="30" ry="18"/></g>'
     ...        '</g></svg>')
     >>> geometry(svg, "p")["n1"]
-    [10.0, -38.0, 60.0, 36.0]
+    [10.0, -38.0, 60.0, 36.0, 'ellipse']
 """
 
 import html
 import re
 import xml.etree.ElementTree as ET
 
-__all__ = ["FONT_SIZE", "LINE", "CHAR", "PAD", "geometry", "note_size", "place_notes", "widen",
-           "frame_svg", "value_at", "covering", "STEPPER_CSS"]
+__all__ = ["FONT_SIZE", "LINE", "CHAR", "PAD", "geometry", "note_size", "place_notes", "leader",
+           "widen", "frame_svg", "value_at", "covering", "STEPPER_CSS"]
 
 FONT_SIZE, LINE, CHAR, PAD, GAP = 10, 12, 6.0, 3, 5
+DOT = 2  # radius of the dot where a leader line leaves its element
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
 _SVG_NS = "{http://www.w3.org/2000/svg}"
 STEPPER_CSS = None  # filled lazily from viz/static/stepper.css by frame_svg
@@ -78,6 +79,7 @@ FRACTIONS = (0.5, 0.35, 0.65, 0.22, 0.78)  # where along an arrow its note may s
 # room out of the picture (the picture is widened for it); and, per unit of the note's own
 # area, a spot at a box's corner (a note there is less clearly the box's own).
 COVER, CROSS, OUTSIDE, CORNER = 4.0, 2.0, 0.1, 0.3
+DIAGONAL, LEAD = 0.7071, 4.0  # cos 45°; how far a corner note stands off its element
 
 
 def geometry(svg, prefix):
@@ -88,6 +90,8 @@ def geometry(svg, prefix):
     sit (``[x, y, 0, 0, [[x, y], …], [[x, y], …]]``: middle first, then points every 6 pt
     along it, which other notes avoid) and, when Graphviz wrote a label on it, an entry
     ``"<id>:label"`` with the label's box, so that notes (its own included) keep clear of it.
+    A node drawn as an ellipse has ``"ellipse"`` after its box (its notes' corner spots hug
+    the curve, not the empty corner of the box).
     """
     root = ET.fromstring(svg[svg.index("<svg"):])
     start = prefix + "-"
@@ -118,6 +122,11 @@ def geometry(svg, prefix):
                 xs, ys = [p[0] for p in points], [p[1] for p in points]
                 boxes[key] = [round(min(xs), 2), round(min(ys), 2),
                               round(max(xs) - min(xs), 2), round(max(ys) - min(ys), 2)]
+                outline = next((child.tag.replace(_SVG_NS, "") for child in group
+                                if child.tag.replace(_SVG_NS, "") in ("ellipse", "polygon",
+                                                                      "path", "polyline")), "")
+                if outline == "ellipse":
+                    boxes[key].append("ellipse")
     return boxes
 
 
@@ -133,7 +142,20 @@ def _box(anchor, side, width, height):
     x, y = anchor
     return {"r": (x, y - height / 2), "l": (x - width, y - height / 2),
             "b": (x - width / 2, y), "t": (x - width / 2, y - height),
-            "c": (x - width / 2, y - height / 2)}[side] + (width, height)
+            "c": (x - width / 2, y - height / 2),
+            "ne": (x, y - height), "nw": (x - width, y - height),
+            "se": (x, y), "sw": (x - width, y)}[side] + (width, height)
+
+
+def leader(place, width, height):
+    """The leader line of a note placed at ``place`` (``[x, y, side, px, py]``): from the
+    point ``(px, py)`` on its element's outline to the nearest point of the note's box;
+    ``None`` for a note placed beside its element (``[x, y, side]``)."""
+    if len(place) < 5:
+        return None
+    px, py = place[3], place[4]
+    x, y, w, h = _box((place[0], place[1]), place[2], width, height)
+    return (px, py, min(max(px, x), x + w), min(max(py, y), y + h))
 
 
 class _Grid:
@@ -180,23 +202,39 @@ def _outside(rect, bounds):
 
 
 def _candidates(box):
+    """The spots where the notes of ``box`` may go: ``(anchor, side)`` or, for a spot at a
+    corner, ``(anchor, side, point)`` where ``point`` on the outline is where its leader
+    line starts."""
     x, y, w, h = box[:4]
     if w == 0 and len(box) > 4:
         spots = [((px, py), "c") for px, py in box[4]]
         return spots + [((x - 4, y), "l"), ((x + 4, y), "r")]
     if w == 0:
         return [((x, y), "c")]
-    return [((x + w + GAP, y + h / 2), "r"), ((x - GAP, y + h / 2), "l"),
-            ((x + w / 2, y + h + GAP), "b"), ((x + w / 2, y - GAP), "t"),
-            ((x + w + GAP, y), "r"), ((x + w + GAP, y + h), "r"),
-            ((x - GAP, y), "l"), ((x - GAP, y + h), "l")]
+    sides = [((x + w + GAP, y + h / 2), "r"), ((x - GAP, y + h / 2), "l"),
+             ((x + w / 2, y + h + GAP), "b"), ((x + w / 2, y - GAP), "t")]
+    if box[4:5] == ["ellipse"]:
+        # Diagonally out from the curve at 45°: the note's near corner just off the outline.
+        cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 * DIAGONAL, h / 2 * DIAGONAL
+        return sides + [((cx + sx * rx + sx * LEAD, cy + sy * ry + sy * LEAD), side,
+                         (cx + sx * rx, cy + sy * ry))
+                        for sx, sy, side in ((1, -1, "ne"), (1, 1, "se"), (-1, -1, "nw"),
+                                             (-1, 1, "sw"))]
+    inset = min(LEAD, h / 2)
+    return sides + [((x + w + GAP, y), "r", (x + w, y + inset)),
+                    ((x + w + GAP, y + h), "r", (x + w, y + h - inset)),
+                    ((x - GAP, y), "l", (x, y + inset)),
+                    ((x - GAP, y + h), "l", (x, y + h - inset))]
 
 
 def place_notes(boxes, notes):
     """Where each element's notes go: ``{id: [x, y, side]}``.
 
     ``side`` is ``r`` (the note's left edge at x, centred vertically), ``l``, ``b`` (its top at
-    y, centred), ``t`` or ``c`` (centred on the point: arrows). Arrows are placed first, then
+    y, centred), ``t``, ``c`` (centred on the point: arrows) or, off an ellipse's curve at 45°,
+    ``ne se nw sw`` (the note's corner at the point, the note towards that compass point). A
+    note at a corner gets two more numbers, ``[x, y, side, px, py]``: the point on its
+    element's outline where a leader line to the note starts. Arrows are placed first, then
     boxes; each takes the first spot where its largest note covers no box, no arrow label
     (its own included), no note placed before it and no other arrow (or, failing that, the
     spot that costs least: covering a box, a label or a note costs most, crossing an arrow
@@ -220,18 +258,20 @@ def place_notes(boxes, notes):
         if width == 0:
             continue
         best = None
-        for rank, (anchor, side) in enumerate(_candidates(boxes[key])):
+        for rank, (anchor, side, *point) in enumerate(_candidates(boxes[key])):
             rect = _box(anchor, side, width, height)
             cost = grid.cost(key, rect) + OUTSIDE * _outside(rect, bounds)
             if rank >= 4 and boxes[key][2] > 0:
                 cost += CORNER * width * height
             if best is None or cost < best[0]:
-                best = (cost, rank, anchor, side, rect)
+                best = (cost, rank, anchor, side, rect, point)
             if cost == 0:
                 break
-        _, _, anchor, side, rect = best
+        _, _, anchor, side, rect, point = best
         grid.add(key, rect, COVER)
         placed[key] = [round(anchor[0], 2), round(anchor[1], 2), side]
+        if point:
+            placed[key] += [round(point[0][0], 2), round(point[0][1], 2)]
     return placed
 
 
@@ -252,7 +292,7 @@ def widen(svg, places, notes):
     for key, timeline in notes.items():
         if key not in places:
             continue
-        x, y, side = places[key]
+        x, y, side = places[key][:3]
         for _, note in timeline:
             if note:
                 bx, by, bw, bh = _box((x, y), side, *note_size(note))
@@ -301,9 +341,14 @@ def note_svg(note, place):
     x, y, _, _ = _box((place[0], place[1]), place[2], width, height)
     lines = [line.split("\t", 1) for line in note.split("\n")]
     kind = html.escape(lines[0][0] if len(lines[0]) == 2 else "state", quote=True)
-    parts = [f'<g class="mgs-note mgs-note-{kind}">',
-             f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
-             'rx="3"/>']
+    parts = [f'<g class="mgs-note mgs-note-{kind}">']
+    lead = leader(place, width, height)
+    if lead is not None:
+        parts.append(f'<line class="mgs-leader" x1="{lead[0]:.1f}" y1="{lead[1]:.1f}" '
+                     f'x2="{lead[2]:.1f}" y2="{lead[3]:.1f}"/><circle class="mgs-leader" '
+                     f'cx="{lead[0]:.1f}" cy="{lead[1]:.1f}" r="{DOT:g}"/>')
+    parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
+                 'rx="3"/>')
     for k, line in enumerate(lines):
         line_kind, text = (line if len(line) == 2 else ("state", line[0]))
         parts.append(f'<text class="mgs-line-{html.escape(line_kind, quote=True)}" '

@@ -2,14 +2,20 @@
 // pass on a graph laid out once. Also run, unchanged, by exported pages with a small fake model.
 //
 // Model traits: svg (the laid-out picture, trusted Graphviz output whose user text is escaped),
-// frames (viz/frames.py data plus "places" from viz/still.py), frame (slider position),
+// frames (viz/frames.py data plus "places" from viz/still.py: where each element's notes go,
+// and for a note at a corner where its leader line starts), frame (slider position),
 // granularity ("event" | "node" | "hooks"), theme ("default" | "mono" | "classroom").
 // A frame change only restyles elements whose state differs between the two events: every user
-// string is written with textContent, never parsed as HTML.
+// string is written with textContent, never parsed as HTML. The layout (panel beside or under
+// the picture, the picture's scale) changes only when the canvas is loaded or resized.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const LINE = 12, CHAR = 6, PAD = 3;
+const LINE = 12, CHAR = 6, PAD = 3, DOT = 2;
 const JUMP = 48; // beyond this many events, rescan every element instead of the changes
+// Picture scales (CSS pixels per pixel of Graphviz's picture): never below READABLE (the notes'
+// 10 px type stays 10 px), and the side panel goes under the picture when beside it the
+// picture would be drawn smaller than COMFORTABLE, or when the canvas is narrower than NARROW.
+const READABLE = 0.75, COMFORTABLE = 0.8, NARROW = 560;
 
 function make(tag, cls, text) {
   const node = document.createElement(tag);
@@ -59,13 +65,28 @@ function noteBox(note, place) {
   const at = {
     r: [x, y - height / 2], l: [x - width, y - height / 2], b: [x - width / 2, y],
     t: [x - width / 2, y - height], c: [x - width / 2, y - height / 2],
+    ne: [x, y - height], nw: [x - width, y - height], se: [x, y], sw: [x - width, y],
   }[side] || [x, y];
   return { lines, x: at[0], y: at[1], width, height };
+}
+
+// A note at a corner of its element (place = [x, y, side, px, py]) is tied to it by a leader
+// line from (px, py) on the element's outline to the nearest point of the note (viz/still.py).
+function drawLeader(group, box, place) {
+  if (place.length < 5) return;
+  const [px, py] = [place[3], place[4]];
+  const qx = Math.min(Math.max(px, box.x), box.x + box.width);
+  const qy = Math.min(Math.max(py, box.y), box.y + box.height);
+  group.append(svgNode("line", {
+    class: "mgs-leader", x1: px.toFixed(1), y1: py.toFixed(1), x2: qx.toFixed(1),
+    y2: qy.toFixed(1),
+  }), svgNode("circle", { class: "mgs-leader", cx: px.toFixed(1), cy: py.toFixed(1), r: DOT }));
 }
 
 function drawNote(note, place) {
   const box = noteBox(note, place);
   const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}` });
+  drawLeader(group, box, place);
   group.append(svgNode("rect", {
     x: box.x.toFixed(1), y: box.y.toFixed(1), width: box.width.toFixed(1),
     height: box.height.toFixed(1), rx: 3,
@@ -161,22 +182,64 @@ function showEvent(view, event) {
   view.event = event;
 }
 
-// Scale the picture to fit the stage's width and most of the window's height, within limits:
-// small graphs are shown whole, big ones stay readable and scroll.
-function fit(stage, root) {
+// The picture's size in CSS pixels at 100 % (Graphviz writes points).
+function natural(stage) {
   const svgEl = stage.querySelector("svg");
-  if (!svgEl) return;
+  if (!svgEl) return null;
   const width = parseFloat(svgEl.getAttribute("width")) * 4 / 3;
   const height = parseFloat(svgEl.getAttribute("height")) * 4 / 3;
-  if (!(width > 0 && height > 0)) return;
-  const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
-  const room = stage.clientWidth || width;
-  // As tall as the stage may grow (its max-height), so that a small graph is seen whole.
+  return width > 0 && height > 0 ? { svgEl, width, height } : null;
+}
+
+// How tall the stage may grow (its max-height), so that a small graph is seen whole.
+function tallest(stage) {
   const most = parseFloat(getComputedStyle(stage).maxHeight);
-  const tall = Math.max(most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72, 360);
-  const scale = Math.max(Math.min(room / width, tall / height, big), 0.6);
-  svgEl.style.width = `${(width * scale).toFixed(0)}px`;
-  svgEl.style.height = `${(height * scale).toFixed(0)}px`;
+  return Math.max(most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72, 360);
+}
+
+// The scale a picture gets in `room` pixels of width: fit the width and most of the window's
+// height, within limits: small graphs are shown whole, big ones stay readable and scroll.
+function scaleFor(size, room, tall, big) {
+  return Math.max(Math.min(room / size.width, tall / size.height, big), READABLE);
+}
+
+// The same before the floor: what the room allows (compares layouts even when both scroll).
+function roomFor(size, room, tall, big) {
+  return Math.min(room / size.width, tall / size.height, big);
+}
+
+function fit(stage, root) {
+  const size = natural(stage);
+  if (!size) return;
+  const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
+  const scale = scaleFor(size, stage.clientWidth || size.width, tallest(stage), big);
+  size.svgEl.style.width = `${(size.width * scale).toFixed(0)}px`;
+  size.svgEl.style.height = `${(size.height * scale).toFixed(0)}px`;
+}
+
+// Beside the picture, the side panel takes width from it. When that would shrink the picture
+// below a comfortable scale and stacking gives it clearly more, or the canvas is narrow
+// anyway, the panel goes under the picture ("mgs-stacked"). Depends only on the canvas's own
+// width and the picture, so it cannot flip back and forth as the layout changes.
+function arrange(root, body, stage, panel) {
+  const size = natural(stage);
+  const room = body.clientWidth;
+  if (!room) return;
+  let stacked = room < NARROW;
+  if (!stacked && size) {
+    const gap = parseFloat(getComputedStyle(body).columnGap) || 0;
+    const was = root.classList.contains("mgs-stacked");
+    root.classList.remove("mgs-stacked");
+    const side = panel.getBoundingClientRect().width || 0;
+    const tall = tallest(stage);
+    const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
+    const beside = roomFor(size, room - side - gap, tall, big);
+    const below = roomFor(size, room, tall, big);
+    // A margin either way around the threshold: a scrollbar coming and going must not flip it.
+    const comfortable = was ? COMFORTABLE + 0.05 : COMFORTABLE;
+    stacked = beside < comfortable && below > beside * 1.08;
+  }
+  root.classList.toggle("mgs-stacked", stacked);
 }
 
 function fillPanel(panel, data, event) {
@@ -264,7 +327,7 @@ function render({ model, el }) {
     const svg = model.get("svg") || "";
     const same = view && view.svg === svg;
     view = buildView(stage, svg, data, view);
-    if (!same) fit(stage, root);
+    if (!same) layout();
     stage.scrollTop = top;
     stage.scrollLeft = left;
     update();
@@ -280,6 +343,11 @@ function render({ model, el }) {
   function setTheme() {
     for (const c of [...root.classList]) if (c.startsWith("mgs-theme-")) root.classList.remove(c);
     root.classList.add("mgs-theme-" + String(model.get("theme") || "default").replace(/\W/g, ""));
+    layout();
+  }
+
+  function layout() {
+    arrange(root, body, stage, panel);
     fit(stage, root);
   }
 
@@ -305,14 +373,16 @@ function render({ model, el }) {
   }
 
   root.addEventListener("keydown", onKey);
+  // Lay out again when the canvas's width changes (a narrower JupyterLab panel, a window
+  // resized); only the canvas's own width is watched, which the layout does not change.
   let lastWidth = 0;
   const resize = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => {
-    if (stage.clientWidth !== lastWidth) {
-      lastWidth = stage.clientWidth;
-      fit(stage, root);
+    if (body.clientWidth !== lastWidth) {
+      lastWidth = body.clientWidth;
+      layout();
     }
   });
-  if (resize) resize.observe(stage);
+  if (resize) resize.observe(body);
   model.on("change:svg", schedule);
   model.on("change:frames", schedule);
   model.on("change:frame", update);
