@@ -586,8 +586,8 @@ class Tensor:
     def mul(self, other):
         return ops.mul(self, other)
 
-    def div(self, other):
-        return ops.div(self, other)
+    def div(self, other, *, rounding_mode=None):
+        return ops.div(self, other, rounding_mode=rounding_mode)
 
     def neg(self):
         return ops.neg(self)
@@ -799,6 +799,14 @@ class Tensor:
     def __mod__(self, other):
         return ops.remainder(self, other)
 
+    def floor_divide(self, other):
+        return ops.floor_divide(self, other)
+
+    __floordiv__ = floor_divide
+
+    def __rfloordiv__(self, other):
+        return ops.rfloor_divide(self, other)
+
     def masked_fill(self, mask, value):
         return ops.masked_fill(self, mask, value)
 
@@ -957,5 +965,10 @@ class Tensor:
 
     def __itruediv__(self, other):
         return ops.div_(self, other)
+
+    def floor_divide_(self, other):
+        return ops.floor_divide_(self, other)
+
+    __ifloordiv__ = floor_divide_
 
 from minigrad import ops  # noqa: E402 - ops import Tensor from this module

@@ -277,3 +277,61 @@ def test_scratch_graphs_are_hidden_from_observers():
     finally:
         observe.remove_observer(observer)
     assert [kind for kind, _ in events] == []   # nothing recorded: no input requires grad
+
+
+def _dual(lib, values, tangent):
+    fw = lib.autograd.forward_ad
+    return fw.make_dual(lib.tensor(values, dtype=lib.float64),
+                        lib.tensor(tangent, dtype=lib.float64))
+
+
+VIEW_WRITES = {
+    "mul_": lambda lib, a, d: a[1:].mul_(d),
+    "add_": lambda lib, a, d: a[1:].add_(d),
+    "copy_": lambda lib, a, d: a[1:].copy_(d),
+    "setitem": lambda lib, a, d: a.__setitem__(slice(1, None), d),
+    "setitem-on-a-view": lambda lib, a, d: a[1:].__setitem__(0, d[0]),
+    "fill_-0d-view": lambda lib, a, d: a[0].fill_(d[1]),
+    "column-of-transpose": lambda lib, a, d: a.view(3, 1).t()[0, 1:].add_(d),
+    "twice": lambda lib, a, d: (a[1:].mul_(d), a[:2].add_(d), a[a > 1.5].zero_()),
+    "plain-into-dual": lambda lib, a, d: (a.copy_(_dual(lib, [1.0, 2.0, 3.0], [1.0, 2.0, 3.0])),
+                                          a[1:].copy_(lib.ones(2, dtype=lib.float64))),
+    "base-of-dual-view": lambda lib, a, d: (a.copy_(_dual(lib, [1.0, 2.0, 3.0], [1.0, 2.0, 3.0])),
+                                            a.mul_(2)),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True], ids=["no-grad", "requires-grad"])
+@pytest.mark.parametrize("write", list(VIEW_WRITES), ids=list(VIEW_WRITES))
+def test_in_place_op_on_a_view_gives_the_base_a_tangent(write, requires_grad, torch):
+    """In PyTorch the tangent of a view is a view of its base's tangent: writing a dual value
+    through a view of a plain tensor gives the base a tangent (zero elsewhere), and every view
+    of the base, made before or after, sees it."""
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            a = lib.zeros(3, dtype=lib.float64)
+            before = a[:2]
+            primal = lib.tensor([2.0, 3.0], dtype=lib.float64, requires_grad=requires_grad)
+            d = fw.make_dual(primal, lib.tensor([1.0, 10.0], dtype=lib.float64))
+            VIEW_WRITES[write](lib, a, d)
+            return [a.tolist()] + [
+                None if t is None else (t + 0).tolist()
+                for t in (fw.unpack_dual(a).tangent, fw.unpack_dual(before).tangent,
+                          fw.unpack_dual(a[1:]).tangent)]
+    assert run(minigrad) == run(torch)
+
+
+def test_tangent_through_a_view_write_stays_differentiable(torch):
+    """Reverse over forward through a view write: the base's tangent depends on the tangent."""
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        v = lib.tensor([1.0, -2.0], dtype=lib.float64, requires_grad=True)
+        with fw.dual_level():
+            a = lib.zeros(3, dtype=lib.float64)
+            a[1:].copy_(fw.make_dual(lib.tensor([2.0, 3.0], dtype=lib.float64), v * 3))
+            tangent = fw.unpack_dual(a).tangent
+            (g,) = lib.autograd.grad((tangent * lib.tensor([1.0, 2.0, 4.0],
+                                                            dtype=lib.float64)).sum(), v)
+        return tangent.tolist(), g.tolist()
+    assert run(minigrad) == run(torch)

@@ -196,13 +196,7 @@ def _first_order_flags(lib, case, arrays):
     return [None if g is None else g.requires_grad for g in grads]
 
 
-KNOWN_FLAG_DIFFERENCES = {  # NB: minigrad treats floor(a / b) as a constant here
-    "remainder/tensor"}
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="known difference"))
-    if c.name in KNOWN_FLAG_DIFFERENCES else c for c in CASES], ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_first_order_gradients_require_grad_like_torch(case, torch):
     arrays = case.make(np.random.default_rng(0))
     assert _first_order_flags(minigrad, case, arrays) == _first_order_flags(torch, case, arrays)
@@ -215,4 +209,18 @@ def test_relu_gradient_is_threshold_backward_like_torch(torch):
         (g,) = lib.autograd.grad(x.relu().sum(), x, create_graph=True)
         (gg,) = lib.autograd.grad(g.sum(), x)
         results.append((g.grad_fn.name(), g.tolist(), gg.tolist()))
+    assert results[0] == results[1]
+
+
+def test_remainder_gradient_of_the_divisor_is_differentiable_like_torch(torch):
+    """∂(a mod b)/∂b = -floor(a / b), where floor(a / b) is ``div(rounding_mode="floor")``: a
+    node with a zero gradient, so the gradient requires grad and its own gradient is zero."""
+    results = []
+    for lib in (minigrad, torch):
+        a = lib.tensor([5.5, -3.2, 0.7], dtype=lib.float64, requires_grad=True)
+        b = lib.tensor([2.0, 1.5, -0.5], dtype=lib.float64, requires_grad=True)
+        ga, gb = lib.autograd.grad(lib.remainder(a, b).sum(), (a, b), create_graph=True)
+        second = lib.autograd.grad(gb.sum(), (a, b), allow_unused=True)
+        results.append((ga.requires_grad, gb.requires_grad, gb.grad_fn.name(), gb.tolist(),
+                        [None if g is None else g.tolist() for g in second]))
     assert results[0] == results[1]

@@ -135,6 +135,9 @@ VIEW_CASES = {
         lib.zeros(3, 3), lambda a: a[1:].copy_(x * 2)),
     "base changed, old view used": lambda lib, x: _stale_view(x * 2),
     "view times itself": lambda lib, x: _then(x * x, lambda a: a[1].mul_(x[1])),
+    "0-d view changed": lambda lib, x: _then(x * 2, lambda a: a[1, 2].mul_(3)),
+    "base changed, old 0-d view used": lambda lib, x: _stale_view(x * 2, (0, 1)),
+    "fill_ with a tensor": lambda lib, x: _then(x * 2, lambda a: a[0].fill_(x[1, 1])),
 }
 
 
@@ -143,8 +146,8 @@ def _then(tensor, change):
     return tensor
 
 
-def _stale_view(a):
-    view = a[0]
+def _stale_view(a, index=0):
+    view = a[index]
     a.mul_(3)
     return view
 
@@ -209,3 +212,18 @@ def test_modified_output_names_the_forward_op_like_torch(torch, make):
             y.sum().backward()
         messages.append(str(info.value).replace("torch.", "minigrad."))
     assert messages[0] == messages[1]
+
+
+def test_fill_with_a_tensor_value_matches_torch(torch):
+    """``fill_(tensor)`` is differentiable in its value (FillBackward3), and wants a 0-d one."""
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        value = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+        y = (x * 1).fill_(value)
+        (y * lib.tensor([1.0, 2.0])).sum().backward()
+        with pytest.raises(RuntimeError) as info:
+            lib.zeros(3).fill_(lib.ones(1))
+        results.append((y.grad_fn.name(), len(y.grad_fn.next_functions), y.tolist(),
+                        x.grad.tolist(), value.grad.item(), str(info.value)))
+    assert results[0] == results[1]

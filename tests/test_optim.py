@@ -155,6 +155,64 @@ def test_repr_lists_each_group():
     assert "    lr: 0.1\n" in text and text.endswith(")")
 
 
+PRINTED = {
+    "SGD": lambda lib, ps: lib.optim.SGD(ps, lr=0.1),
+    "SGD/momentum": lambda lib, ps: lib.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True,
+                                                  foreach=False, fused=False),
+    "SGD/groups": lambda lib, ps: lib.optim.SGD([{"params": ps[:1]},
+                                                 {"params": ps[1:], "lr": 0.5}], lr=0.1),
+    "Adam": lambda lib, ps: lib.optim.Adam(ps),
+    "Adam/options": lambda lib, ps: lib.optim.Adam(ps, lr=0.01, betas=(0.8, 0.9),
+                                                   amsgrad=True, foreach=True, maximize=True),
+    "Adam/decoupled": lambda lib, ps: lib.optim.Adam(ps, weight_decay=0.1,
+                                                     decoupled_weight_decay=True),
+    "AdamW": lambda lib, ps: lib.optim.AdamW(ps, lr=0.01),
+}
+
+
+@pytest.mark.parametrize("case", list(PRINTED))
+def test_repr_defaults_and_state_dict_match_torch(torch, case):
+    """Every key of torch's param groups (``foreach``, ``fused``, ``differentiable``, …) with
+    torch's defaults, in torch's order; the printed optimizer is torch's, character for
+    character; so is the state dict after two steps."""
+    def describe(lib):
+        ps = [lib.nn.Parameter(lib.tensor([1.0, -2.0])), lib.nn.Parameter(lib.tensor([0.5]))]
+        opt = PRINTED[case](lib, ps)
+        before = (repr(opt), str(opt), opt.defaults, opt.state_dict())
+        for _ in range(2):
+            opt.zero_grad()
+            (ps[0] * ps[0]).sum().add(ps[1].sum() * 3).backward()
+            opt.step()
+        after = opt.state_dict()
+        state = {i: {k: (np.round(v.numpy(), 6).tolist(), str(v.dtype).split(".")[-1])
+                     for k, v in s.items()} for i, s in after["state"].items()}
+        return before, list(after["param_groups"][0]), after["param_groups"], state
+    assert describe(minigrad) == describe(torch)
+
+
+@pytest.mark.parametrize("make", [
+    lambda p: optim.SGD([p], lr=0.1, fused=True),
+    lambda p: optim.SGD([p], lr=0.1, differentiable=True),
+    lambda p: optim.Adam([p], fused=True),
+    lambda p: optim.Adam([p], capturable=True),
+    lambda p: optim.AdamW([p], differentiable=True),
+    lambda p: optim.SGD([{"params": [p], "fused": True}], lr=0.1),
+], ids=["sgd-fused", "sgd-differentiable", "adam-fused", "adam-capturable",
+        "adamw-differentiable", "group-fused"])
+def test_options_minigrad_cannot_honour_raise_a_clear_error(make):
+    with pytest.raises(NotImplementedError, match=r"has only the plain for-loop step: \w+=True "
+                                                  r"is not supported"):
+        make(nn.Parameter(minigrad.ones(1)))
+
+
+def test_loading_a_state_dict_that_asks_for_a_fused_step_raises():
+    p = nn.Parameter(minigrad.ones(1))
+    sd = optim.Adam([p]).state_dict()
+    sd["param_groups"][0]["fused"] = True
+    with pytest.raises(NotImplementedError, match="fused=True is not supported"):
+        optim.Adam([p]).load_state_dict(sd)
+
+
 ERRORS = {
     "empty": lambda lib: lib.optim.SGD([], lr=0.1),
     "tensor_not_iterable": lambda lib: lib.optim.SGD(lib.ones(2), lr=0.1),

@@ -21,6 +21,7 @@ Example:
 """
 
 import collections
+import contextlib
 import weakref
 
 from minigrad.autograd import observe
@@ -33,6 +34,7 @@ UnpackedDualTensor = collections.namedtuple("UnpackedDualTensor", ["primal", "ta
 UnpackedDualTensor.__doc__ = """What ``unpack_dual`` returns: the ``primal`` and its ``tangent``."""
 
 _ATTR = "_fw_tangent"   # where a tensor keeps its tangent (in its ``__dict__``)
+VIEWS = "_fw_views"     # where a base keeps the views made of it in a level (in its ``__dict__``)
 
 # Read by ``Function.apply`` on every op: True only inside a dual level (and not while this
 # module is busy computing a JVP, whose scratch ops must not propagate tangents themselves).
@@ -112,10 +114,38 @@ def tangent_of(tensor):
     return tensor.__dict__.get(_ATTR)
 
 
-def _set_tangent(tensor, tangent):
+def set_tangent(tensor, tangent):
+    """Give ``tensor`` the tangent ``tangent`` at the current level (which must exist)."""
     if _ATTR not in tensor.__dict__:
         _holders.append(weakref.ref(tensor))
     tensor.__dict__[_ATTR] = tangent
+
+
+
+@contextlib.contextmanager
+def quiet():
+    """Run ops on tangents: they propagate no tangents and are hidden from observers."""
+    global _active
+    saved_observers, observe.observers = observe.observers, []
+    previous, _active = _active, False
+    try:
+        yield
+    finally:
+        _active = previous
+        observe.observers = saved_observers
+
+
+def _register_views(source, outputs):
+    """Remember the views made in a level, so that an in-place change to their base (or to
+    another of its views) can refresh their tangents: in PyTorch, the tangent of a view is a
+    view of its base's tangent."""
+    base = source._base if source._base is not None else source
+    views = base.__dict__.get(VIEWS)
+    if views is None:
+        views = base.__dict__[VIEWS] = weakref.WeakSet()
+    for out in outputs:
+        if out is not None:
+            views.add(out)
 
 
 def copy_tangent(source, target):
@@ -128,7 +158,7 @@ def copy_tangent(source, target):
         return
     tangent = tangent_of(source)
     if tangent is not None:
-        _set_tangent(target, tangent)
+        set_tangent(target, tangent)
     else:
         target.__dict__.pop(_ATTR, None)
 
@@ -162,7 +192,7 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
                            f"gradient at the same level {_level} is not supported.")
     dual = _alias(tensor)
-    _set_tangent(dual, tangent)
+    set_tangent(dual, tangent)
     return dual
 
 
@@ -207,25 +237,21 @@ def _alias(tensor):
 def propagate(fn_cls, ctx, args, outputs):
     """Give the outputs of one op their tangents; ``Function.apply`` calls this in a level."""
     from minigrad.tensor import Tensor
+    if fn_cls.is_view:
+        _register_views(args[0], outputs)
     tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
     if all(t is None for t in tangents):
         return
-    global _active
-    saved_observers, observe.observers = observe.observers, []  # scratch graphs stay private
-    _active = False
-    try:
+    with quiet():  # scratch graphs stay private
         if fn_cls._forward_on_arrays:
             out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
         else:
             out_tangents = _jvp_of_custom_function(fn_cls, ctx, tangents)
-    finally:
-        _active = True
-        observe.observers = saved_observers
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
-            _set_tangent(out, tangent)
+            set_tangent(out, tangent)
     if ctx._saved and any(s is not None and s.is_output for s in ctx._saved):
-        _set_tangent(ctx, tuple(out_tangents))  # for saved outputs that backward rebuilds
+        set_tangent(ctx, tuple(out_tangents))  # for saved outputs that backward rebuilds
 
 
 def restore_saved_output_tangent(node, output_nr, tensor):
@@ -237,7 +263,7 @@ def restore_saved_output_tangent(node, output_nr, tensor):
     """
     tangents = node.__dict__.get(_ATTR)
     if tangents is not None and tangents[output_nr] is not None:
-        _set_tangent(tensor, tangents[output_nr])
+        set_tangent(tensor, tangents[output_nr])
 
 
 def _jvp_of_custom_function(fn_cls, ctx, tangents):

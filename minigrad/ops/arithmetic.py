@@ -1,4 +1,4 @@
-"""Arithmetic: ``+ - * / **`` and negation, with broadcasting and PyTorch's node names."""
+"""Arithmetic: ``+ - * / // % **`` and negation, with broadcasting and PyTorch's node names."""
 
 import numpy as np
 
@@ -8,6 +8,7 @@ from minigrad.ops._util import (
     WrappedNumber,
     as_tensor_operand,
     cast_numbers,
+    qualified_node_name,
     quiet,
     sum_to,
 )
@@ -15,7 +16,8 @@ from minigrad.tensor import Tensor
 
 __all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "DivScalar", "Neg", "Reciprocal", "Pow", "PowTensor",
            "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow",
-           "reciprocal", "Remainder", "RemainderScalar", "remainder"]
+           "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
+           "FloorDivide", "FloorDivideInplace", "floor_divide", "rfloor_divide"]
 
 
 def broadcast_error(a, b):
@@ -316,9 +318,88 @@ class Remainder(_Op):
 
 
 def _floor_quotient(a, b):
-    """floor(a / b) as a constant tensor (its own gradient is zero almost everywhere)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return Tensor._make(np.floor_divide(a._data, b._data))
+    """floor(a / b), differentiable with a zero gradient, as PyTorch's formula writes it
+    (``self.div(other, rounding_mode="floor")``): under ``create_graph=True`` the gradient of
+    ``b`` requires grad as in PyTorch."""
+    return DivRounding.apply(a, b, "floor")
+
+
+@quiet  # x // 0. = ±inf and 0. // 0. = nan, silently, as in PyTorch
+def _rounded_quotient(a, b, rounding_mode):
+    """a / b rounded toward -∞ (``floor``) or toward 0 (``trunc``), in PyTorch's result dtype."""
+    data_a, data_b, dtype = cast_numbers(a, b)
+    kind = (dtype or data_a.dtype).kind
+    if kind == "b":
+        raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for \'Bool\'')
+    if kind in "iu" and not np.all(data_b):
+        raise RuntimeError("ZeroDivisionError")
+    if rounding_mode == "floor":
+        return _binary(np.floor_divide, a, b)
+    if kind in "iu":  # |a| // |b| with the sign of a·b, exact for int64
+        out = np.floor_divide(np.abs(data_a), np.abs(data_b)) * np.sign(data_a) * np.sign(data_b)
+        return out.astype(dtype or data_a.dtype)
+    return np.trunc(_binary(np.true_divide, a, b, float_result=True))
+
+
+class DivRounding(_Op):
+    """z = a / b rounded (``floor`` or ``trunc``);  ∂z/∂a = ∂z/∂b = 0 (PyTorch's zeros)."""
+
+    node_name = "DivBackward2"
+
+    @staticmethod
+    def forward(ctx, a, b, rounding_mode):
+        ctx.inputs = (a._data.shape, a._data.dtype), (b._data.shape, b._data.dtype)
+        return _rounded_quotient(a, b, rounding_mode)
+
+    @staticmethod
+    def backward(ctx, grad):
+        # NB: constant zeros (PyTorch's do not require grad under create_graph either)
+        return tuple(Tensor._make(np.zeros(shape, dtype)) if need else None
+                     for need, (shape, dtype) in zip(ctx.needs_input_grad, ctx.inputs)) + (None,)
+
+
+class FloorDivide(_Op):
+    """z = ⌊a / b⌋ (Python's ``//``). PyTorch defines no derivative: its node raises."""
+
+    node_name = "NotImplemented"
+    aten_name = "floor_divide"
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return _rounded_quotient(a, b, "floor")
+
+    @staticmethod
+    def backward(ctx, grad):
+        raise RuntimeError(f"derivative for aten::{ctx._forward_cls.aten_name} is not "
+                           "implemented")
+
+
+class FloorDivideInplace(FloorDivide):
+    """``a //= b``: as ``FloorDivide``, with the name of PyTorch's in-place op in the error."""
+
+    node_name = "NotImplemented"
+    aten_name = "floor_divide_"
+
+
+# PyTorch's NotImplemented node is written by hand: its name() is qualified.
+FloorDivide._backward_cls.name = FloorDivideInplace._backward_cls.name = qualified_node_name
+
+
+def floor_divide(a, b):
+    """``a // b``: the quotient rounded toward -∞ (in the dtype of ``a / b`` without the
+    promotion of integers to float). Like PyTorch, not differentiable: a result of inputs that
+    require grad has a ``NotImplemented`` node whose backward raises.
+
+    Example:
+        >>> minigrad.floor_divide(minigrad.tensor([7.0, -7.0]), 2)
+        tensor([ 3., -4.])
+    """
+    return FloorDivide.apply(a, as_tensor_operand(b, a))
+
+
+def rfloor_divide(a, c):
+    """``c // a`` for a number ``c``."""
+    return FloorDivide.apply(as_tensor_operand(c, a), a)
 
 
 def remainder(a, b):
@@ -358,8 +439,13 @@ def mul(a, b):
     return Mul.apply(a, as_tensor_operand(b, a))
 
 
-def div(a, b):
-    return Div.apply(a, as_tensor_operand(b, a))
+def div(a, b, *, rounding_mode=None):
+    if rounding_mode is None:
+        return Div.apply(a, as_tensor_operand(b, a))
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{rounding_mode}'")
+    return DivRounding.apply(a, as_tensor_operand(b, a), rounding_mode)
 
 
 def neg(a):

@@ -14,11 +14,11 @@ from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, pointwise
-from minigrad.ops._util import qualified_node_name, sum_to
+from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
 from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
 
-__all__ = ["inplace", "Zero", "Fill", "Copy", "AsStrided", "LEAF_INPLACE",
+__all__ = ["inplace", "Zero", "Fill", "FillTensor", "Copy", "AsStrided", "LEAF_INPLACE",
            "VIEW_OF_LEAF_INPLACE"]
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -57,6 +57,26 @@ class Fill(_Op):
         return grad * 0, None
 
 
+class FillTensor(_Op):
+    """y = v everywhere, for a 0-d tensor v;  ∂y/∂x = 0,  ∂y/∂v = Σ grad."""
+
+    node_name = "FillBackward3"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        if value.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                               f"with {value.ndim} dimensions.")
+        ctx.value_dtype = value.dtype
+        return np.full_like(x._data, value._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_x, need_value = ctx.needs_input_grad
+        return (grad * 0 if need_x else None,
+                grad.sum().to(ctx.value_dtype) if need_value else None)
+
+
 class Copy(_Op):
     """y = src (broadcast to x's shape);  ∂y/∂x = 0,  ∂y/∂src = grad summed to src's shape."""
 
@@ -91,6 +111,11 @@ class AsStrided(Index):
 
     node_name = "AsStridedBackward0"
     scatter = IndexBackward
+
+    @staticmethod
+    def forward(ctx, x, index):
+        ctx.self_sym_sizes, ctx.index = tuple(x.shape), index
+        return np.array(x._data[index], order="C")  # a 0-d view stays 0-d
 
 
 def _check_inplace(x):
@@ -128,14 +153,20 @@ def inplace(x, compute, *args):
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     if not recording:
+        dual = forward_ad._level is not None
+        if dual:
+            _read_view_tangent(x)
         with no_grad():
             out = compute(x, *args)
             _write(x, out)
-        forward_ad.copy_tangent(out, x)  # forward-mode AD: the tangent follows the values
+        if dual:  # forward-mode AD: the tangent follows the values
+            _write_tangent(x, out)
         return x
     base = x._base
     if base is not None and base.ndim and np.may_share_memory(x._data, base._data):
-        return _inplace_on_view(x, base, compute, args)
+        _inplace_on_view(x, base, compute, args)
+        _share_tangent(base)
+        return x
     before = Tensor._make(x._data.copy(), x._requires_grad, x.grad_fn, x._output_nr)
     forward_ad.copy_tangent(x, before)
     out = compute(before, *args)
@@ -149,6 +180,7 @@ def inplace(x, compute, *args):
             saved.data, saved.weak = x._data, weakref.ref(x)
             saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
     _renew_views(x)
+    _share_tangent(x)
     return x
 
 
@@ -195,6 +227,74 @@ def _renew_views(base, *changed):
         fresh.grad_fn._output_refs = (weakref.ref(view),)
 
 
+# Forward-mode AD when no graph is recorded. As in PyTorch, the tangent of a view is a view of
+# its base's tangent: a write through a view gives the base a tangent (zero elsewhere, when it
+# had none) and every view of the base sees the change. minigrad keeps one tangent per tensor,
+# so the base's tangent is the truth and the views' tangents are refreshed from it.
+def _viewed_base(x):
+    """x's base when x is a view that shares its memory, else None."""
+    base = x._base
+    if base is None or not np.may_share_memory(x._data, base._data):
+        return None
+    return base
+
+
+def _read_view_tangent(x):
+    """Before an in-place op on the view ``x``: its tangent is its base's, at its elements."""
+    base = _viewed_base(x)
+    if base is not None and forward_ad.tangent_of(base) is not None:
+        _share_tangent(base, x)
+
+
+def _write_tangent(x, out):
+    """After ``x ← out``: x (and its base, when x is a view) take the tangent of ``out``; a
+    tensor that had a tangent keeps a zero one where ``out`` has none, as in PyTorch."""
+    base, tangent = _viewed_base(x), forward_ad.tangent_of(out)
+    target = x if base is None else base
+    before = forward_ad.tangent_of(target)
+    if tangent is None and before is None:
+        return
+    if tangent is None:
+        tangent = Tensor._make(np.zeros(x.shape, before._data.dtype))
+    if base is not None:
+        if before is None:
+            before = Tensor._make(np.zeros(base.shape, tangent._data.dtype))
+        tangent = _put_tangent(before, _view_positions(base._data, x._data), tangent)
+    forward_ad.set_tangent(target, tangent)
+    _share_tangent(target, x)
+
+
+def _share_tangent(base, *views):
+    """Every known view of ``base`` (and ``views``) takes the base's tangent at its elements."""
+    if forward_ad._level is None:
+        return
+    tangent = forward_ad.tangent_of(base)
+    if tangent is None:
+        return
+    views = set(views).union(base.__dict__.get("_views", ()),
+                             base.__dict__.get(forward_ad.VIEWS, ()))
+    for view in views:
+        if view is not base and np.may_share_memory(view._data, base._data):
+            forward_ad.set_tangent(view, _take_tangent(
+                tangent, _view_positions(base._data, view._data)))
+
+
+def _take_tangent(tangent, positions):
+    """``tangent``'s elements at flat ``positions`` (differentiable, for reverse over forward)."""
+    with forward_ad.quiet():
+        return AsStrided.apply(tangent.reshape(-1), (positions,))
+
+
+def _put_tangent(tangent, positions, value):
+    """``tangent`` with ``value`` written at flat ``positions`` (differentiable)."""
+    plan, positions = _Plan(), positions.reshape(-1)
+    plan.arrays = {0: positions}
+    with forward_ad.quiet():
+        flat = CopySlices.apply(tangent.reshape(-1), value.to(tangent.dtype).reshape(-1),
+                                (positions,), plan)
+        return flat.reshape(tangent.shape)
+
+
 def _view_positions(base, view):
     """For each element of ``view`` (a NumPy view of ``base``), its flat row-major index in
     ``base``: lay the indices out in memory as ``base`` lays out its elements, then read them
@@ -225,6 +325,10 @@ def div_(x, other):
     return inplace(x, arithmetic.div, other)
 
 
+def floor_divide_(x, other):
+    return inplace(x, arithmetic.FloorDivideInplace.apply, as_tensor_operand(other, x))
+
+
 def pow_(x, exponent):
     return inplace(x, arithmetic.pow, exponent)
 
@@ -238,11 +342,12 @@ def zero_(x):
 
 
 def fill_(x, value):
-    return inplace(x, Fill.apply, value.item() if isinstance(value, Tensor) else value)
+    if isinstance(value, Tensor):
+        return inplace(x, FillTensor.apply, value)
+    return inplace(x, Fill.apply, value)
 
 
 def copy_(x, src):
-    from minigrad.ops._util import as_tensor_operand
     return inplace(x, Copy.apply, as_tensor_operand(src, x))
 
 
@@ -276,6 +381,7 @@ def round_(x, *, decimals=0):
     return inplace(x, lambda t: pointwise.round(t, decimals=decimals))
 
 
-__all__ += ["add_", "sub_", "mul_", "div_", "pow_", "neg_", "zero_", "fill_", "copy_", "clamp_",
+__all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "zero_", "fill_",
+            "copy_", "clamp_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]

@@ -18,6 +18,10 @@ class Adam(Optimizer):
     (``amsgrad``: v̂ ← max(v̂, v), used in place of v below)
     p ← p - lr/(1 - β₁ᵗ) · m / (√v / √(1 - β₂ᵗ) + eps).
 
+    NB: PyTorch's ``foreach``, ``fused``, ``capturable`` and ``differentiable`` choose how
+    ``step`` runs; minigrad has one way (the plain loop) and refuses the values that ask for
+    another (``fused=True``, ``capturable=True``, ``differentiable=True``).
+
     Example:
         >>> model = nn.Linear(2, 1)
         >>> opt = optim.Adam(model.parameters(), lr=1e-2)
@@ -26,7 +30,8 @@ class Adam(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
-                 amsgrad=False, *, maximize=False, decoupled_weight_decay=False):
+                 amsgrad=False, *, foreach=None, maximize=False, capturable=False,
+                 differentiable=False, fused=None, decoupled_weight_decay=False):
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -37,7 +42,8 @@ class Adam(Optimizer):
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         defaults = {"lr": lr, "betas": tuple(betas), "eps": eps, "weight_decay": weight_decay,
-                    "amsgrad": amsgrad, "maximize": maximize,
+                    "amsgrad": amsgrad, "maximize": maximize, "foreach": foreach,
+                    "capturable": capturable, "differentiable": differentiable, "fused": fused,
                     "decoupled_weight_decay": decoupled_weight_decay}
         super().__init__(params, defaults)
 
@@ -65,9 +71,11 @@ class AdamW(Adam):
     """
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2,
-                 amsgrad=False, *, maximize=False):
-        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, maximize=maximize,
-                         decoupled_weight_decay=True)
+                 amsgrad=False, *, maximize=False, foreach=None, capturable=False,
+                 differentiable=False, fused=None):
+        super().__init__(params, lr, betas, eps, weight_decay, amsgrad, foreach=foreach,
+                         maximize=maximize, capturable=capturable, differentiable=differentiable,
+                         fused=fused, decoupled_weight_decay=True)
 
 
 def _init_state(state, p, amsgrad):

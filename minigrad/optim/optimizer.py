@@ -22,6 +22,22 @@ class _Required:
 required = _Required()
 
 
+# PyTorch's options that choose an implementation of ``step`` (multi-tensor, fused kernels,
+# a step recorded by autograd, CUDA graph capture). minigrad has one: the plain for-loop, so it
+# takes only the values that ask for nothing more (``foreach`` changes no result: any value).
+_PLAIN_PATH = {"fused": (None, False), "differentiable": (False,), "capturable": (False,)}
+
+
+def _check_plain_path(optimizer, group):
+    """Refuse, clearly, an option value that asks for an implementation minigrad lacks."""
+    for name, accepted in _PLAIN_PATH.items():
+        if name in group and group[name] not in accepted:
+            raise NotImplementedError(
+                f"minigrad's {type(optimizer).__name__} has only the plain for-loop step: "
+                f"{name}={group[name]!r} is not supported (leave it at its default, "
+                f"{accepted[0]!r})")
+
+
 def _typename(value):
     if isinstance(value, Tensor):
         return f"minigrad.{value.dtype.tensor_type}"
@@ -84,6 +100,7 @@ class Optimizer:
                 raise ValueError("parameter group didn't specify a value of required "
                                  f"optimization parameter {name}")
             param_group.setdefault(name, default)
+        _check_plain_path(self, param_group)
         if len({id(p) for p in params}) != len(params):
             warnings.warn("optimizer contains a parameter group with duplicate parameters; in "
                           "future, this will cause an error; see "
@@ -137,6 +154,7 @@ class Optimizer:
             if len(mine["params"]) != len(saved["params"]):
                 raise ValueError("loaded state dict contains a parameter group that doesn't "
                                  "match the size of optimizer's group")
+            _check_plain_path(self, saved)
         self.state = {}
         for mine, saved in zip(self.param_groups, groups):
             for param, index in zip(mine["params"], saved["params"]):

@@ -16,6 +16,9 @@ class SGD(Optimizer):
     then g ← g + momentum·b (Nesterov) or g ← b;
     p ← p - lr·g (``maximize``: +).
 
+    NB: PyTorch's ``foreach``, ``fused`` and ``differentiable`` choose how ``step`` runs;
+    minigrad has one way (the plain loop) and refuses ``fused=True`` or ``differentiable=True``.
+
     Example:
         >>> model = nn.Linear(2, 1)
         >>> opt = optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
@@ -26,7 +29,8 @@ class SGD(Optimizer):
     """
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0,
-                 nesterov=False, *, maximize=False):
+                 nesterov=False, *, maximize=False, foreach=None, differentiable=False,
+                 fused=None):
         if lr < 0.0:
             raise ValueError(f"Invalid learning rate: {lr}")
         if momentum < 0.0:
@@ -36,7 +40,8 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         defaults = {"lr": lr, "momentum": momentum, "dampening": dampening,
-                    "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize}
+                    "weight_decay": weight_decay, "nesterov": nesterov, "maximize": maximize,
+                    "foreach": foreach, "differentiable": differentiable, "fused": fused}
         super().__init__(params, defaults)
 
     def step(self, closure=None):
@@ -48,7 +53,9 @@ class SGD(Optimizer):
                 loss = closure()
         for group in self.param_groups:
             for param in self._params_with_grad(group):
-                _update(param, group, self.state.setdefault(param, {}))
+                # PyTorch keeps state (the momentum buffer) only with momentum
+                state = self.state.setdefault(param, {}) if group["momentum"] != 0 else {}
+                _update(param, group, state)
         return loss
 
 

@@ -1,0 +1,81 @@
+"""Floor division (``a // b``, ``floor_divide``, ``div(rounding_mode=...)``) against torch:
+values, dtypes, PyTorch's errors, and what autograd does with it (``floor_divide`` has no
+derivative in PyTorch: its node raises; ``div`` with a rounding mode has a zero gradient)."""
+
+import math
+
+import pytest
+
+import minigrad
+
+
+def _values(lib):
+    return (lib.tensor([5.5, -3.2, 7.0, -0.0], requires_grad=True),
+            lib.tensor([2.0, 1.5, -2.0, 1.0], requires_grad=True))
+
+
+CASES = {
+    "a // b": lambda lib, a, b: a // b,
+    "floor_divide": lambda lib, a, b: lib.floor_divide(a, b),
+    "method": lambda lib, a, b: a.floor_divide(b),
+    "by a number": lambda lib, a, b: a // 2,
+    "number // a": lambda lib, a, b: 7 // a,
+    "constant divisor": lambda lib, a, b: a // b.detach(),
+    "no grad": lambda lib, a, b: a.detach() // b.detach(),
+    "//= on a non-leaf": lambda lib, a, b: (a * 1).__ifloordiv__(b),
+    "div floor": lambda lib, a, b: lib.div(a, b, rounding_mode="floor"),
+    "div trunc": lambda lib, a, b: a.div(b, rounding_mode="trunc"),
+    "div floor by a number": lambda lib, a, b: lib.div(a, 2, rounding_mode="floor"),
+    "by zero": lambda lib, a, b: lib.tensor([1.0, -2.0, 0.0], dtype=lib.float64) // 0.0,
+    "broadcast": lambda lib, a, b: lib.ones(2, 3) * 7 // lib.tensor([2.0, 3.0, 4.0]),
+    "int": lambda lib, a, b: lib.tensor([7, -7, 5, 0]) // lib.tensor([2, 2, -3, 4]),
+    "int by a number": lambda lib, a, b: lib.tensor([7, -7, 5]) // 2,
+    "number // int": lambda lib, a, b: 7 // lib.tensor([2, -2, 3]),
+    "int by a float": lambda lib, a, b: lib.tensor([7, -7, 5]) // 2.5,
+    "float number // int": lambda lib, a, b: 7.5 // lib.tensor([2, 3]),
+    "int div trunc": lambda lib, a, b: lib.tensor([7, -7, 5]).div(lib.tensor([2, 2, -3]),
+                                                                    rounding_mode="trunc"),
+    "uint8 // int8": lambda lib, a, b: (lib.tensor([5], dtype=lib.uint8)
+                                        // lib.tensor([2], dtype=lib.int8)),
+    "int32 // 0-d int64": lambda lib, a, b: lib.tensor([7, 8], dtype=lib.int32) // lib.tensor(2),
+    "float64 // int": lambda lib, a, b: lib.tensor([5.5], dtype=lib.float64) // lib.tensor([2]),
+    "float //= number": lambda lib, a, b: lib.tensor([5.0, 6.0]).__ifloordiv__(4),
+    # errors
+    "int by zero": lambda lib, a, b: lib.tensor([7, 1]) // lib.tensor([0, 1]),
+    "int by the number zero": lambda lib, a, b: lib.tensor([7, 1]) // 0,
+    "bool": lambda lib, a, b: lib.tensor([True]) // lib.tensor([True]),
+    "int //= float": lambda lib, a, b: lib.tensor([5, 6]).__ifloordiv__(2.5),
+    "bad rounding mode": lambda lib, a, b: lib.div(a, b, rounding_mode="round"),
+}
+
+
+def _describe(lib, case):
+    a, b = _values(lib)
+    try:
+        out = CASES[case](lib, a, b)
+    except (RuntimeError, NotImplementedError) as error:
+        return type(error).__name__, str(error)
+    values = [("nan" if math.isnan(v) else v) for v in out.flatten().tolist()]
+    row = [values, str(out.dtype).split(".")[-1], out.requires_grad,
+           None if out.grad_fn is None else out.grad_fn.name().replace("torch::", "minigrad::")]
+    if out.requires_grad:
+        try:
+            row.append([None if g is None else g.tolist() for g in lib.autograd.grad(
+                out.sum(), (a, b), allow_unused=True)])
+        except RuntimeError as error:
+            row.append(str(error))
+    return row
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_floor_division_matches_torch(case, torch):
+    assert _describe(minigrad, case) == _describe(torch, case)
+
+
+def test_floor_divide_is_python_floor_division():
+    a = [7.0, -7.0, 7.5, -7.5, 1.0, 0.0, -0.0]
+    b = [2.0, 2.0, -2.0, 0.5, 0.1, 3.0, -3.0]
+    out = (minigrad.tensor(a, dtype=minigrad.float64)
+           // minigrad.tensor(b, dtype=minigrad.float64)).tolist()
+    assert [math.copysign(1, v) for v in out] == [math.copysign(1, x // y) for x, y in zip(a, b)]
+    assert out == [x // y for x, y in zip(a, b)]
