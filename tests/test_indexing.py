@@ -77,6 +77,58 @@ def test_getitem_errors_match_torch(expr, torch):
     assert errors[0] == errors[1]
 
 
+# Index expressions whose result is 0-d, or that index a 0-d x: NumPy's ascontiguousarray
+# would turn a 0-d result into shape [1].
+ZERO_DIM_GETITEMS = [
+    "x0[...]", "x0[None]", "x0[()]", "x0[..., None]", "x0[None, ...]", "x0[True]",
+    "x0[lib.tensor(True)]", "x0[None, True]", "x0.index_select(0, lib.tensor([0]))",
+    "x0.index_select(-1, lib.tensor(0))", "lib.index_select(x0, 0, lib.tensor([0]))",
+    "x.index_select(2, lib.tensor(1))", "x[0, 1, [2]][0]",
+]
+
+ZERO_DIM_ERRORS = [
+    "x0.index_select(0, lib.tensor([0, 0]))", "x0.index_select(0, lib.tensor([], dtype=lib.long))",
+    "x0.index_select(0, lib.tensor([1]))", "x0.index_select(0, lib.tensor([-1]))",
+    "x0.index_select(1, lib.tensor([0]))", "x0.index_select(0, lib.tensor([[0]]))",
+    "x.index_select(2, lib.tensor([-1]))",
+]
+
+
+@pytest.mark.parametrize("expr", ZERO_DIM_GETITEMS)
+def test_zero_dim_indexing_matches_torch(expr, torch):
+    results = []
+    for lib in (minigrad, torch):
+        x, x0 = _leaf(lib), lib.tensor(1.5, dtype=lib.float64, requires_grad=True)
+        out = eval(expr, {"lib": lib, "x": x, "x0": x0})
+        source = x0 if "x0" in expr else x
+        weights = lib.tensor(_weights(out.shape), dtype=lib.float64, requires_grad=True)
+        (grad,) = lib.autograd.grad(out, source, weights, create_graph=True)
+        (second,) = lib.autograd.grad((grad * grad).sum(), weights)
+        results.append((list(out.shape), _chain(out), list(grad.shape), list(second.shape),
+                        out.tolist(), grad.tolist(), second.tolist()))
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("expr", ZERO_DIM_ERRORS)
+def test_zero_dim_index_select_errors_match_torch(expr, torch):
+    errors = []
+    for lib in (minigrad, torch):
+        namespace = {"lib": lib, "x": _leaf(lib), "x0": lib.tensor(1.5)}
+        with pytest.raises(Exception) as info:
+            eval(expr, namespace)
+        errors.append((info.type, str(info.value)))
+    assert errors[0] == errors[1]
+
+
+def test_integer_array_index_with_a_zero_dim_result_stays_zero_dim():
+    """No public index reaches ``Index`` with a 0-d result but ``index_select`` of a 0-d
+    tensor; the gradient of a 0-d view's gradient (``IndexPutImplBackward0``'s backward) does."""
+    from minigrad.ops.indexing import Index
+    x = minigrad.tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    out = Index.apply(x, (np.array(0), np.array(2)))
+    assert out.shape == () and out.item() == 3.0
+
+
 def test_repeated_indices_accumulate():
     x = minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True)
     x[[0, 0, 2, 0]].sum().backward()

@@ -227,3 +227,80 @@ def test_fill_with_a_tensor_value_matches_torch(torch):
         results.append((y.grad_fn.name(), len(y.grad_fn.next_functions), y.tolist(),
                         x.grad.tolist(), value.grad.item(), str(info.value)))
     assert results[0] == results[1]
+
+
+# Views that did not require grad: an in-place change to their base (or to another view of it)
+# that autograd records makes them require grad, with an AsStridedBackward0 history.
+def _constant_views(lib, x, p):
+    a = lib.arange(1.0, 7.0, dtype=lib.float64).reshape(2, 3)
+    return a, {"row": a[0], "column": a[:, 1], "0-d": a[1, 2], "t": a.t(),
+               "view of a view": a.view(3, 2)[1:], "flat": a.view(-1)}
+
+
+CONSTANT_VIEW_CASES = {
+    "mul_ on a slice": lambda lib, a, x, p: a[1:].mul_(p),
+    "mul_ on the base": lambda lib, a, x, p: a.mul_(p),
+    "add_ on the base": lambda lib, a, x, p: a.add_(x.sum()),
+    "copy_ into a row": lambda lib, a, x, p: a[0].copy_(x * 2),
+    "setitem": lambda lib, a, x, p: a.__setitem__((1, slice(0, 2)), p),
+    "setitem with a tensor index": lambda lib, a, x, p: a.__setitem__(
+        (0, lib.tensor([0, 2])), x[:2]),
+    "mul_ on a view of a view": lambda lib, a, x, p: a.view(3, 2)[2].mul_(p),
+    "two changes": lambda lib, a, x, p: (a[0].mul_(p), a[:, 2].add_(x[1:])),
+}
+
+
+def _describe_views(lib, change):
+    x = lib.tensor([0.5, -1.5, 2.0], dtype=lib.float64, requires_grad=True)
+    p = lib.tensor(3.0, dtype=lib.float64, requires_grad=True)
+    a, views = _constant_views(lib, x, p)
+    change(lib, a, x, p)
+    views["made after"] = a[:, :2]
+    views["view of a view, after"] = a.view(3, 2)[1:].t()
+    rows = [a.requires_grad, type(a.grad_fn).__name__]
+    for name, v in views.items():
+        row = [name, v.tolist(), v.requires_grad, None if v.grad_fn is None else v.grad_fn.name()]
+        if v.requires_grad:
+            weights = lib.arange(1.0, v.numel() + 1, dtype=lib.float64).reshape(v.shape)
+            grads = lib.autograd.grad((v * weights).sum(), (x, p), create_graph=True,
+                                      allow_unused=True)
+            row += [None if g is None else g.tolist() for g in grads]
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("case", CONSTANT_VIEW_CASES, ids=list(CONSTANT_VIEW_CASES))
+def test_views_of_a_constant_follow_an_inplace_change_like_torch(torch, case):
+    change = CONSTANT_VIEW_CASES[case]
+    assert _describe_views(minigrad, change) == _describe_views(torch, change)
+
+
+def test_view_of_a_constant_then_changed_in_place_like_torch(torch):
+    """A renewed view can itself be changed in place; gradients flow to both writes.
+
+    NB: PyTorch renews the view's history lazily, when its grad_fn is read; had nothing read it
+    before ``v.mul_``, PyTorch would take ``v`` for a leaf and raise. minigrad renews eagerly.
+    """
+    results = []
+    for lib in (minigrad, torch):
+        p = lib.tensor(2.0, dtype=lib.float64, requires_grad=True)
+        a = lib.zeros(3, dtype=lib.float64)
+        v = a[:2]
+        a[1:].mul_(p).add_(p)
+        renewed = v.grad_fn.name()
+        v.mul_(p)
+        out = (a * lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)).sum()
+        (grad,) = lib.autograd.grad(out, p)
+        results.append((renewed, a.tolist(), v.tolist(), type(a.grad_fn).__name__,
+                        v.grad_fn.name(), a._version, v._version, grad.item()))
+    assert results[0] == results[1]
+
+
+def test_view_made_under_no_grad_stays_a_constant():
+    """NB: PyTorch raises when such a view's grad_fn is read; minigrad leaves it alone."""
+    p = minigrad.tensor(2.0, requires_grad=True)
+    a = minigrad.ones(3)
+    with minigrad.no_grad():
+        v = a[:2]
+    a[1:].mul_(p)
+    assert v.tolist() == [1.0, 2.0] and not v.requires_grad and v.grad_fn is None

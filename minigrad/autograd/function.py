@@ -233,14 +233,23 @@ def _check_dirty(ctx, args, outputs, Tensor):
 
 
 def _mark_views(source, outputs):
-    """Views share their base's version counter: an in-place change to one is seen by all."""
+    """Views share their base's version counter: an in-place change to one is seen by all.
+
+    The base also keeps weak references to the views made of it in grad mode, whether they
+    require grad or not: an in-place change to the base that autograd records renews their
+    history (``_renew_views``), so that a constant's view can come to require grad, as in
+    PyTorch. NB: a view made under ``no_grad`` stays as it is (PyTorch raises when its grad_fn
+    is read after such a change).
+    """
     base = source._base if source._base is not None else source
+    views = None
+    if state.grad_enabled:
+        views = base.__dict__.get("_views")
+        if views is None:
+            views = base.__dict__["_views"] = weakref.WeakSet()
     for out in outputs:
         out._base, out._version_counter = base, base._version_counter
-        if out._requires_grad:  # an in-place change to the base must renew out's history
-            views = base.__dict__.get("_views")
-            if views is None:
-                views = base.__dict__["_views"] = weakref.WeakSet()
+        if views is not None:
             views.add(out)
 
 

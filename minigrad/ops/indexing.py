@@ -89,7 +89,9 @@ class Index(_Gather):
     @staticmethod
     def forward(ctx, x, index):
         ctx.self_sym_sizes, ctx.index = tuple(x.shape), index
-        return np.ascontiguousarray(x._data[index])  # a fresh row-major tensor, like PyTorch's
+        # a fresh row-major tensor, like PyTorch's (NB: not np.ascontiguousarray, which turns
+        # a 0-d result into shape [1])
+        return np.asarray(x._data[index], order="C")
 
 
 class IndexSelect(Index):
@@ -327,15 +329,20 @@ def narrow(x, dim, start, length):
 
 
 def index_select(x, dim, index):
-    """The entries of the vector ``index`` along ``dim``."""
+    """The entries of the vector ``index`` along ``dim``; a 0-d ``x`` takes one index (0)."""
     dim = normalize_dim(dim, x.ndim)
     array = _as_index_array(index)
     if array.ndim > 1 or array.dtype == bool:
         raise IndexError("index_select(): Index is supposed to be a vector")
-    array, size = array.reshape(-1), x.shape[dim] if x.ndim else 1
-    if ((array < -size) | (array >= size)).any():
-        raise IndexError("index out of range in self")
-    return IndexSelect.apply(x, (slice(None),) * dim + (array % size,))
+    array = array.reshape(-1)
+    if x.ndim == 0 and array.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{array.size} value(s)")
+    if ((array < 0) | (array >= (x.shape[dim] if x.ndim else 1))).any():
+        raise IndexError("index out of range in self")  # NB: no negative indices either
+    if x.ndim == 0:
+        return IndexSelect.apply(x, ())  # a 0-d result
+    return IndexSelect.apply(x, (slice(None),) * dim + (array,))
 
 
 # ---------------------------------------------------------------- x[index] = value

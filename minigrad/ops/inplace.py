@@ -112,11 +112,6 @@ class AsStrided(Index):
     node_name = "AsStridedBackward0"
     scatter = IndexBackward
 
-    @staticmethod
-    def forward(ctx, x, index):
-        ctx.self_sym_sizes, ctx.index = tuple(x.shape), index
-        return np.array(x._data[index], order="C")  # a 0-d view stays 0-d
-
 
 def _check_inplace(x):
     if not (state.grad_enabled and x._requires_grad):
@@ -214,8 +209,9 @@ def _inplace_on_view(x, base, compute, args):
 
 def _renew_views(base, *changed):
     """After an in-place change to ``base`` (or to its views ``changed``), every view of it
-    that requires grad reads its values from the new base: its history becomes an
-    ``AsStridedBackward0`` of the base (PyTorch regenerates it the same way, lazily)."""
+    made in grad mode (one that did not require grad as well: it does now) reads its values
+    from the new base: its history becomes an ``AsStridedBackward0`` of the base (PyTorch
+    regenerates it the same way, lazily)."""
     views = set(base.__dict__.get("_views", ())).union(changed)
     for view in views:
         if not np.may_share_memory(view._data, base._data):
