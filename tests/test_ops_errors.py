@@ -22,6 +22,11 @@ OUT_OF_RANGE = "Dimension out of range (expected to be in range of [-2, 1], but 
 
 # (id, fn(lib) that must raise, exception type, exact message)
 ERRORS = [
+    # ---- the first argument of a functional form
+    ("add/list", lambda lib: lib.add([1.0, 2.0], _t(lib, (2,))), TypeError,
+     "add(): argument 'input' (position 1) must be Tensor, not list"),
+    ("mul/str", lambda lib: lib.mul("2", _t(lib, (2,))), TypeError,
+     "mul(): argument 'input' (position 1) must be Tensor, not str"),
     # ---- matrix products
     ("mm/shapes", lambda lib: _t(lib, (3, 3)).mm(_t(lib, (2, 4))), RuntimeError,
      "mat1 and mat2 shapes cannot be multiplied (3x3 and 2x4)"),

@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad.tensor import Tensor
 
-__all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "cast_numbers",
+__all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "sum_to", "normalize_dim", "shape_error", "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
@@ -66,6 +66,17 @@ def as_tensor_operand(value, like):
         from minigrad.factories import tensor
         return tensor(value)
     raise TypeError(f"unsupported operand type: '{type(value).__name__}'")
+
+
+def as_input(op, value):
+    """The first operand of a functional form: ``minigrad.add(3, x)`` wraps the number, as
+    PyTorch does; anything else but a tensor is PyTorch's TypeError."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, _NUMBERS):
+        return WrappedNumber._make(np.asarray(value))
+    raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
+                    f"{type(value).__name__}")
 
 
 def cast_numbers(a, b):

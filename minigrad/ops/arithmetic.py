@@ -6,6 +6,7 @@ from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
     WrappedNumber,
+    as_input,
     as_tensor_operand,
     cast_numbers,
     qualified_node_name,
@@ -415,6 +416,8 @@ def _check_alpha(a, b, alpha):
 
 
 def add(a, b, alpha=1):
+    if not isinstance(a, Tensor):
+        a = as_input("add", a)
     b = as_tensor_operand(b, a)
     if alpha == 1:
         return Add.apply(a, b)
@@ -423,6 +426,8 @@ def add(a, b, alpha=1):
 
 
 def sub(a, b, alpha=1):
+    if not isinstance(a, Tensor):
+        a = as_input("sub", a)
     b = as_tensor_operand(b, a)
     if alpha == 1:
         return Sub.apply(a, b)
@@ -436,10 +441,14 @@ def rsub(a, c):
 
 
 def mul(a, b):
+    if not isinstance(a, Tensor):
+        a = as_input("mul", a)
     return Mul.apply(a, as_tensor_operand(b, a))
 
 
 def div(a, b, *, rounding_mode=None):
+    if not isinstance(a, Tensor):
+        a = as_input("div", a)
     if rounding_mode is None:
         return Div.apply(a, as_tensor_operand(b, a))
     if rounding_mode not in ("floor", "trunc"):
