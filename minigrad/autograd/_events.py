@@ -6,6 +6,7 @@ about it (its structure), so that the final snapshot can describe nodes that die
 recording ended. Nothing here keeps a tensor or a node alive.
 """
 
+import operator
 import os
 import sys
 import warnings
@@ -18,14 +19,14 @@ from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
 from minigrad.autograd.snapshot import STRUCTURE_KEYS
 
 __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
-           "structure_info", "structure_edges"]
+           "structure_info", "structure_saved_names", "structure_edges"]
 
 # Fields whose tensors are gradient values (stored in the value table), not graph tensors.
 VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "grads_out",
                           "grad_inputs", "grad_outputs", "result", "before", "after", "total"})
 _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
 
-# The keys of the events stored as tuples (see EventCollector._node_ready).
+# The keys of the events stored as tuples (see EventCollector.node_ready).
 COMPACT = {
     "node_ready": ("kind", "i", "pass", "node", "queue"),
     "node_started": ("kind", "i", "pass", "node", "grads", "queue"),
@@ -39,8 +40,9 @@ class RecordingTruncated(UserWarning):
     """``record()`` reached its ``max_events`` or ``max_bytes`` cap and stopped recording."""
 
 
-class EventCollector:
-    """An observer (``collector(kind, **fields)``) that stores converted events.
+class EventCollector(observe.Emitter):
+    """An observer (``collector(kind, **fields)``, and an ``observe.Emitter`` for the engine's
+    per-node events) that stores converted events.
 
     Events hold tuples, never lists (see ``canonical``): a dict of numbers, strings and
     tuples of them is dropped from the garbage collector's watch, which matters when a
@@ -59,18 +61,20 @@ class EventCollector:
         self.released = {}        # node id -> names of its saved tensors released
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
-        self._recent = {}         # id(grad) -> (grad, version, value ref), for one node's run
+        self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
+        self._full_limit, self._add_small = full_limit, self.values.add_small
 
     # ----------------------------------------------------------------- observer
     def __call__(self, kind, **fields):
         if self.truncated:
             return
-        fast = self._fast.get(kind)
-        events = self.events
-        events.append(fast(self, fields) if fast is not None else
-                      self._convert_event(kind, fields))
-        if len(events) >= self._next_check:
-            self._check_caps()
+        per_node = _FROM_KEYWORDS.get(kind)
+        if per_node is not None:  # another observer shares the pass (see observe.notifier)
+            per_node(self, fields)
+        elif kind == "dependencies":
+            self._store(self._dependencies(fields))
+        else:
+            self._store(self._convert_event(kind, fields))
 
     def _check_caps(self):
         """Every few hundred events: stop when a cap is reached."""
@@ -99,37 +103,69 @@ class EventCollector:
             extra(event, fields)
         return canonical(event)
 
-    # The frequent events, converted without the generic machinery. They are stored as
-    # tuples ``(kind, i, pass, *fields in COMPACT[kind] order)``: a tuple of plain values
-    # soon leaves the garbage collector's watch, a dict only at a full collection, and a
-    # hundred thousand watched dicts make those collections frequent. ``events()`` turns
-    # them into dicts.
-    def _node_ready(self, f):
-        nid = self._nid
-        return ("node_ready", len(self.events), self.passes.get(f["pass_id"]), nid(f["node"]),
-                tuple(map(nid, f["queue"])))
+    # The frequent events, converted without the generic machinery. The engine sends them
+    # positionally through the methods below (see ``observe.Emitter``); when another observer
+    # shares the pass they come through ``__call__`` as keywords (``_FROM_KEYWORDS``). They are
+    # stored as tuples ``(kind, i, pass, *fields in COMPACT[kind] order)``: a tuple of plain
+    # values soon leaves the garbage collector's watch, a dict only at a full collection, and
+    # a hundred thousand watched dicts make those collections frequent. ``plain_events()``
+    # turns them into dicts.
+    #
+    # ``nid`` names the nodes: the collector walked the whole graph of a pass it saw start
+    # (``backward_started``), so there a node's id is simply its ``_uid``.
+    def node_ready(self, pass_id, node, ready):
+        if not self.truncated:
+            number = self.passes.get(pass_id)
+            nid = _uid if number is not None else self._nid
+            self._store(("node_ready", len(self.events), number, nid(node),
+                         _queue_ids(ready, nid)))
 
-    def _node_started(self, f):
-        nid, add = self._nid, self._grad_value
-        self._recent.clear()
-        return ("node_started", len(self.events), self.passes.get(f["pass_id"]),
-                nid(f["node"]), tuple(map(add, f["grads"])), tuple(map(nid, f["queue"])))
+    def node_started(self, pass_id, node, grads, ready):
+        if not self.truncated:
+            number = self.passes.get(pass_id)
+            nid = _uid if number is not None else self._nid
+            self._store(("node_started", len(self.events), number, nid(node), self._refs(grads),
+                         _queue_ids(ready, nid)))
 
-    def _node_ran(self, f):
+    def node_ran(self, pass_id, node, grads_in, grads_out):
+        if not self.truncated:
+            number = self.passes.get(pass_id)
+            nid = _uid if number is not None else self._nid
+            refs_in = self._refs(grads_in)
+            if self._recent:
+                self._recent.clear()  # keep what this node sends, for the events that follow
+            self._store(("node_ran", len(self.events), number, nid(node), refs_in,
+                         self._refs(grads_out)))
+
+    def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
+        if not self.truncated:
+            number = self.passes.get(pass_id)
+            nid = _uid if number is not None else self._nid
+            add = self._grad_value
+            self._store(("grad_summed", len(self.events), number, nid(node), index, nid(sender),
+                         add(grad), add(total), pending))
+
+    def saved_released(self, pass_id, node, names=None):
+        if not self.truncated:
+            number = self.passes.get(pass_id)
+            nid = node._uid if number is not None else self._nid(node)
+            names = self.released[nid] = tuple(node._saved_names() if names is None else names)
+            self._store(("saved_released", len(self.events), number, nid, names))
+
+    def _store(self, event):
+        events = self.events
+        events.append(event)
+        if len(events) >= self._next_check:
+            self._check_caps()
+
+    def _refs(self, grads):
+        """The value references of a node's gradients (one or two, mostly)."""
         add = self._grad_value
-        return ("node_ran", len(self.events), self.passes.get(f["pass_id"]),
-                self._nid(f["node"]), tuple(map(add, f["grads_in"])),
-                tuple(map(add, f["grads_out"])))
-
-    def _grad_summed(self, f):
-        add, nid = self._grad_value, self._nid
-        return ("grad_summed", len(self.events), self.passes.get(f["pass_id"]), nid(f["node"]),
-                f["index"], nid(f["sender"]), add(f["grad"]), add(f["total"]), f["pending"])
-
-    def _saved_released(self, f):
-        nid = self._nid(f["node"])
-        names = self.released[nid] = tuple(f["names"])
-        return ("saved_released", len(self.events), self.passes.get(f["pass_id"]), nid, names)
+        if len(grads) == 1:
+            return (add(grads[0]),)
+        if len(grads) == 2:
+            return (add(grads[0]), add(grads[1]))
+        return tuple([add(g) for g in grads])
 
     def plain_events(self):
         """The events as dicts (each tuple-stored event becomes one, once)."""
@@ -161,22 +197,21 @@ class EventCollector:
                 "pass": self.passes.get(f["pass_id"]), "counts": counts, "needed": needed,
                 "tensor_grads": grads}
 
-    _fast = {"node_ready": _node_ready, "node_started": _node_started, "node_ran": _node_ran,
-             "grad_summed": _grad_summed, "saved_released": _saved_released,
-             "dependencies": _dependencies}
-
     def _grad_value(self, grad):
-        """``values.add(grad)``, once per gradient tensor while a node runs: the same tensor
-        comes in ``node_started``, ``node_ran`` and ``grad_summed`` (unless a hook or the node
-        changed it in place, which bumps its version)."""
+        """``values.add(grad)``. A small array is cheap to look up by its bytes; a large one is
+        summarised, so the summary is reused while the same tensor comes again unchanged (the
+        tensors a node sends come again in ``grad_summed`` and as the next node's inputs in
+        ``node_started`` and ``node_ran``; a change in place bumps the version)."""
         if grad is None:
             return None
+        array = grad._data
+        if array.size <= self._full_limit:
+            return self._add_small(array)
         seen = self._recent.get(id(grad))
-        version = grad._version_counter[0]
-        if seen is not None and seen[0] is grad and seen[1] == version:
+        if seen is not None and seen[0] is grad and seen[1] == grad._version_counter[0]:
             return seen[2]
-        ref = self.values.add(grad)
-        self._recent[id(grad)] = (grad, version, ref)
+        ref = self.values.add_large(array)
+        self._recent[id(grad)] = (grad, grad._version_counter[0], ref)
         return ref
 
     def _nid(self, node):
@@ -252,18 +287,21 @@ class EventCollector:
     def node(self, node):
         """The id of ``node``; the first time, remember it and the nodes it leads to."""
         nid = node_id(node)
-        if nid in self.structures:
+        structures = self.structures
+        if nid in structures:
             return nid
         stack = [node]
         while stack:
             current = stack.pop()
-            cid = node_id(current)
-            if cid in self.structures:
+            cid = current._uid  # given by node_id above or by its parent's structure_of
+            if cid in structures:
                 continue
-            self.structures[cid] = structure_of(current, cid)
+            structures[cid] = structure_of(current, cid)
             if type(current) is AccumulateGrad:
                 self.tensor(current.variable)
-            stack.extend(n for n, _ in current.next_functions if n is not None)
+            for child, _ in current.next_functions:
+                if child is not None and child._uid not in structures:
+                    stack.append(child)
         return nid
 
     # ----------------------------------------------------------------- extra fields
@@ -291,33 +329,74 @@ class EventCollector:
         event["message"] = str(fields["message"])
 
 
+# The per-node events when they come as keywords: ``observe.emit`` sends them so when another
+# observer shares the pass. The queue becomes heap entries already in order.
+_FROM_KEYWORDS = {
+    "node_ready": lambda c, f: c.node_ready(f["pass_id"], f["node"], _as_heap(f["queue"])),
+    "node_started": lambda c, f: c.node_started(f["pass_id"], f["node"], f["grads"],
+                                                _as_heap(f["queue"])),
+    "node_ran": lambda c, f: c.node_ran(f["pass_id"], f["node"], f["grads_in"], f["grads_out"]),
+    "grad_summed": lambda c, f: c.grad_summed(f["pass_id"], f["node"], f["index"], f["sender"],
+                                              f["grad"], f["total"], f["pending"]),
+    "saved_released": lambda c, f: c.saved_released(f["pass_id"], f["node"], f["names"]),
+}
+
+
+_uid = operator.attrgetter("_uid")
+
+
+def _queue_ids(ready, nid):
+    """The ids of the nodes in the engine's ready heap, in the order they will run."""
+    if len(ready) > 2:
+        return tuple([nid(entry[2]) for entry in sorted(ready)])
+    if len(ready) == 1:  # a heap of at most two entries is in order already
+        return (nid(ready[0][2]),)
+    return (nid(ready[0][2]), nid(ready[1][2])) if ready else ()
+
+
+def _as_heap(queue):
+    """Nodes in the order they will run, as entries of a ready heap (``(key, order, node)``)."""
+    return [(i, i, node) for i, node in enumerate(queue)]
+
 def structure_of(node, nid):
     """What never changes about node ``nid``, kept in case it dies before the recording ends.
 
-    A tuple ``(info, next, saved_names)`` of plain values only (so that the garbage collector
-    soon stops watching it): ``info`` holds the values of ``node_structure(node)`` in the
-    order of ``STRUCTURE_KEYS``, ``next`` the ``(target id, input_nr)`` of each edge.
+    A flat tuple: the values of ``node_structure(node)`` in the order of ``STRUCTURE_KEYS``,
+    then the names of its saved tensors, then ``(target id, input_nr, target id, input_nr,
+    ...)`` for its edges. Only plain values and tuples of them, one level deep: the garbage
+    collector stops watching such a tuple at its first or second collection, so ten thousand
+    of them do not make full collections come sooner.
     """
     cls = type(node)
-    variable = tensor_id(node.variable) if cls is AccumulateGrad else None
-    kind = "accumulate" if cls is AccumulateGrad else ("root" if cls is GraphRoot else "function")
-    return ((nid, cls.__name__, kind, node._seq, variable, len(node._output_meta)),
-            tuple([(None if child is None else node_id(child), input_nr)
-                   for child, input_nr in node.next_functions]),
-            tuple(node._saved_names()) if node._saved else ())
+    if cls is AccumulateGrad:
+        variable, kind = tensor_id(node.variable), "accumulate"
+    else:
+        variable, kind = None, "root" if cls is GraphRoot else "function"
+    next_ = []
+    for child, input_nr in node.next_functions:
+        next_.append(None if child is None else child._uid or node_id(child))
+        next_.append(input_nr)
+    return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
+            tuple(node._saved_names()) if node._saved else (), tuple(next_))
 
 
 def structure_info(structure):
     """The ``node_structure`` dict of a structure."""
-    return dict(zip(STRUCTURE_KEYS, structure[0]))
+    return dict(zip(STRUCTURE_KEYS, structure))
+
+
+def structure_saved_names(structure):
+    """The names of the node's saved tensors."""
+    return structure[6]
 
 
 def structure_edges(structure):
     """The edges and constant stubs of a node no longer alive, as in a snapshot."""
-    info, next_ = structure_info(structure), structure[1]
+    info, next_ = structure_info(structure), structure[7]
     nid, variable = info["id"], info["variable"]
     edges, constants = [], []
-    for position, (target, input_nr) in enumerate(next_):
+    for position in range(len(next_) // 2):
+        target, input_nr = next_[2 * position], next_[2 * position + 1]
         if target is None:
             cid = constant_id(nid, position)
             constants.append({"id": cid, "node": nid, "position": position, "tensor": None,

@@ -98,18 +98,23 @@ class ValueTable:
         """The reference of ``tensor``'s current value (``None`` for ``None``)."""
         if tensor is None:
             return None
-        try:
-            array = tensor._data
-        except AttributeError:  # an ndarray
-            array = tensor
+        array = getattr(tensor, "_data", tensor)  # a tensor or an ndarray
         if array.size <= self.full_limit:
-            key = (array.dtype, array.shape, array.tobytes())
-            ref = self._index.get(key)
-            if ref is None:
-                ref = self._index[key] = len(self._entries)
-                self._entries.append(key)
-                self.nbytes += 100 + array.nbytes
-            return ref
+            return self.add_small(array)
+        return self.add_large(array)
+
+    def add_small(self, array):
+        """``add`` for an ndarray of at most ``full_limit`` elements: kept as its bytes."""
+        key = (array.dtype, array.shape, array.tobytes())
+        ref = self._index.get(key)
+        if ref is None:
+            ref = self._index[key] = len(self._entries)
+            self._entries.append(key)
+            self.nbytes += 100 + array.nbytes
+        return ref
+
+    def add_large(self, array):
+        """``add`` for an ndarray of more than ``full_limit`` elements: summarised now."""
         value = canonical(value_of(array, self.full_limit))
         key = (value["dtype"], array.shape, tuple(value["summary"].values()))
         ref = self._index.get(key)

@@ -17,7 +17,6 @@ Every step is reported to the observers of ``minigrad.autograd.observe``.
 
 import heapq
 import itertools
-import operator
 
 from minigrad.autograd import anomaly_mode, observe
 from minigrad.autograd.function import BackwardNode
@@ -66,7 +65,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     def make_ready(n):
         heapq.heappush(ready, (-n._seq, next(order), n))
         if notify:
-            notify("node_ready", pass_id=pass_id, node=n, queue=_queue(ready))
+            notify.node_ready(pass_id, n, ready)
 
     try:
         make_ready(graph_root)
@@ -76,8 +75,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             if anomaly:  # nodes created while this one runs get it as metadata["parent_"]
                 anomaly_mode.current_node = node
             if notify:
-                notify("node_started", pass_id=pass_id, node=node, grads=tuple(grads_in),
-                       queue=_queue(ready))
+                notify.node_started(pass_id, node, grads_in, ready)
             if needed is not None and not needed[node]:
                 # Only here to capture a gradient of ``inputs``: tensor hooks, then capture.
                 grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
@@ -98,15 +96,13 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             if needed is not None and _is_builtin(node):
                 grads_out = _drop_unneeded(node, grads_out, needed, captures)
             if notify:
-                notify("node_ran", pass_id=pass_id, node=node, grads_in=tuple(grads_in),
-                       grads_out=tuple(grads_out))
+                notify.node_ran(pass_id, node, grads_in, grads_out)
             if node._post_hooks:
                 grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
             if not keep_graph and node._saved:
                 node.release_variables()
                 if notify and node._saved:
-                    notify("saved_released", pass_id=pass_id, node=node,
-                           names=node._saved_names())
+                    notify.saved_released(pass_id, node)
             if anomaly and anomaly_mode.check_nan:
                 anomaly_mode.raise_if_nan(node, grads_out)
             for (next_node, input_nr), grad in zip(node.next_functions, grads_out):
@@ -120,8 +116,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     held = buffer[input_nr]
                     buffer[input_nr] = grad if held is None else held + grad
                     if notify and held is not None:
-                        notify("grad_summed", pass_id=pass_id, node=next_node, index=input_nr,
-                               sender=node, grad=grad, total=buffer[input_nr], pending=pending)
+                        notify.grad_summed(pass_id, next_node, input_nr, node, grad,
+                                           buffer[input_nr], pending)
                 if pending > 0:
                     continue
                 if needed is None or needed[next_node] or next_node in captures:
@@ -144,14 +140,6 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     if notify:
         notify("backward_finished", pass_id=pass_id)
     return captured
-
-
-def _queue(ready):
-    """The ready nodes in the order they will run (for observers; the heap keeps no order)."""
-    return tuple(map(_third, sorted(ready) if len(ready) > 1 else ready))
-
-
-_third = operator.itemgetter(2)
 
 
 def edge_of(tensor):

@@ -2,7 +2,10 @@
 
 An observer is any callable ``observer(kind, **fields)``. With no observer attached the engine
 pays one truthiness test per event site (``if observers:``), so observation costs nothing
-unless it is used. ``minigrad.autograd.graph.record()`` is built on this.
+unless it is used. ``minigrad.autograd.graph.record()`` is built on this. (Inside the engine
+the per-node events go through the methods of ``Emitter``, which hands them to an observer as
+``observer(kind, **fields)`` like every other event; ``record()``'s collector takes the
+positional calls directly.)
 
 Event kinds and their fields, in the order they happen (tensors and nodes are passed as the
 live objects). A pass starts with ``backward_started`` and ``dependencies``; then, for every node
@@ -47,7 +50,8 @@ taken from the ready queue, the rows from ``node_started`` to ``saved_released``
 ========================  ==================================================================
 """
 
-__all__ = ["observers", "add_observer", "remove_observer", "emit", "notifier"]
+__all__ = ["observers", "add_observer", "remove_observer", "emit", "notifier", "Emitter",
+           "queue_of"]
 
 observers = []
 current_pass = None  # id of the backward pass that is running, for events from inside nodes
@@ -69,9 +73,57 @@ def emit(kind, **fields):
 
 
 def notifier():
-    """What to call for each event of a backward pass: None without observers, the observer
-    itself when there is just one (a call and a copy of the fields less per event), else
-    ``emit``. The set of observers is read once, when the pass starts."""
+    """What the engine reports a backward pass's events to: None without observers.
+
+    The set of observers is read once, when the pass starts. Rare events are sent as
+    ``notify(kind, **fields)``; the five that happen for (almost) every node are sent through
+    the methods of ``Emitter``, positionally. ``record()``'s collector is an ``Emitter`` of
+    its own: when it is the only observer it gets those calls directly and converts them
+    without building keyword dicts. Any other observer is wrapped in an ``Emitter`` that
+    hands it the documented fields.
+    """
     if not observers:
         return None
-    return observers[0] if len(observers) == 1 else emit
+    if len(observers) > 1:
+        return Emitter(emit)
+    observer = observers[0]
+    return observer if isinstance(observer, Emitter) else Emitter(observer)
+
+
+class Emitter:
+    """Sends the engine's events as ``send(kind, **fields)`` (the fields of the table above).
+
+    The per-node events arrive as method calls with positional arguments and the engine's
+    live objects: ``grads``/``grads_in`` may be the engine's list, ``ready`` is its heap of
+    ``(-sequence number, order, node)`` entries. They are only valid during the call.
+    """
+
+    def __init__(self, send):
+        self.send = send
+
+    def __call__(self, kind, **fields):
+        self.send(kind, **fields)
+
+    def node_ready(self, pass_id, node, ready):
+        self.send("node_ready", pass_id=pass_id, node=node, queue=queue_of(ready))
+
+    def node_started(self, pass_id, node, grads, ready):
+        self.send("node_started", pass_id=pass_id, node=node, grads=tuple(grads),
+                  queue=queue_of(ready))
+
+    def node_ran(self, pass_id, node, grads_in, grads_out):
+        self.send("node_ran", pass_id=pass_id, node=node, grads_in=tuple(grads_in),
+                  grads_out=tuple(grads_out))
+
+    def saved_released(self, pass_id, node):
+        self.send("saved_released", pass_id=pass_id, node=node, names=node._saved_names())
+
+    def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
+        self.send("grad_summed", pass_id=pass_id, node=node, index=index, sender=sender,
+                  grad=grad, total=total, pending=pending)
+
+
+def queue_of(ready):
+    """The nodes of the engine's ready heap in the order they will run (the heap keeps no
+    order)."""
+    return tuple([entry[2] for entry in (sorted(ready) if len(ready) > 1 else ready)])

@@ -16,6 +16,7 @@ from minigrad.autograd._events import (
     RecordingTruncated,
     structure_edges,
     structure_info,
+    structure_saved_names,
 )
 from minigrad.autograd._replay import Replayer
 from minigrad.autograd._values import FULL_LIMIT, ValueTable, canonical, freeze, thaw
@@ -259,7 +260,7 @@ def _add_ghost(builder, structure, released):
         "label": None, "alive": False, "outputs": [], "module": None,
         "saved": [{"name": name, "tensor": None, "version": None, "released": name in released,
                    "modified": False, "is_output": False, "packed": False, "value": None}
-                  for name in structure[2]],
+                  for name in structure_saved_names(structure)],
         "pre_hooks": [], "post_hooks": [], "tensor_hooks": [], "retained": [], "metadata": {},
     })
     builder.nodes[info["id"]] = [None, info]
