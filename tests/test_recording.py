@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+from seed_functions import clamp_at_zero
 
 import minigrad
 from minigrad.autograd import observe
@@ -217,19 +218,7 @@ def seed_second_derivative(t):
 
 
 def seed_custom_function(t):
-    class ClampAtZero(t.autograd.Function):
-        @staticmethod
-        def forward(ctx, values):
-            ctx.save_for_backward(values)
-            return values.clamp(min=0)
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            (values,) = ctx.saved_tensors
-            grad = grad_output.clone()
-            grad[values < 0] = 0
-            return grad
-
+    ClampAtZero = clamp_at_zero(t)
     a = t.tensor([-1.0, 2.0, -0.5], requires_grad=True)
     out = ClampAtZero.apply(a)
     return dict(a=a, out=out), [out], lambda: out.backward(t.tensor([1.0, 1.0, 1.0]))

@@ -10,6 +10,7 @@ import re
 import warnings
 
 import pytest
+from seed_functions import clamp_at_zero
 
 import minigrad
 
@@ -465,19 +466,7 @@ def second_derivative(lib):
 
 
 def custom_relu(lib):
-    class ClampAtZero(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, values):
-            ctx.save_for_backward(values)
-            return values.clamp(min=0)
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            (values,) = ctx.saved_tensors
-            grad = grad_output.clone()
-            grad[values < 0] = 0
-            return grad
-
+    ClampAtZero = clamp_at_zero(lib)
     a = lib.tensor([-1.0, 2.0, -0.5], requires_grad=True)
     out = ClampAtZero.apply(a)
     print(f"output: {out}")
