@@ -186,6 +186,33 @@ def test_inplace_through_a_view_renames_base_and_view(torch):
     assert results[0] == results[1]
 
 
+def test_outputs_of_multi_output_views_cannot_change_in_place_like_torch(torch):
+    def cases(lib):
+        x = lib.ones(4, 3, requires_grad=True)
+        yield lambda: x.clone().unbind(0)[1].mul_(2)
+        yield lambda: x.clone().split(2, 0)[1].add_(1)
+        yield lambda: x.clone().split([1, 3], 0)[0].zero_()
+        yield lambda: x.clone().chunk(2, 1)[1].relu_()
+        yield lambda: x.clone().split(4, 0)[0].mul_(2)  # one output: still a multi-output op
+
+    for mine, ref in zip(cases(minigrad), cases(torch)):
+        with pytest.raises(RuntimeError) as ref_info:
+            ref()
+        with pytest.raises(RuntimeError) as my_info:
+            mine()
+        assert str(my_info.value) == str(ref_info.value)
+
+
+def test_multi_output_views_change_in_place_where_autograd_does_not_record(torch):
+    for lib in (minigrad, torch):
+        constant = lib.ones(2, 3)
+        constant.unbind(0)[1].mul_(2)  # nothing requires grad
+        x = lib.ones(2, 3, requires_grad=True)
+        with lib.no_grad():
+            x.clone().unbind(0)[1].mul_(2)
+        assert constant.tolist() == [[1.0] * 3, [2.0] * 3]
+
+
 def test_copy_shape_errors_match_torch(torch):
     for target, source in [((2, 3), (2,)), ((3,), (2, 3)), ((2, 3), (4, 1, 3))]:
         messages = []

@@ -184,6 +184,7 @@ class Function:
 
     _forward_on_arrays = False
     is_view = False      # outputs share memory and the version counter with the first input
+    multi_output_view = False  # returns several views (split, unbind): none may change in place
 
 
 class _Op(Function):

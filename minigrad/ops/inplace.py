@@ -6,6 +6,7 @@ recording — moves the tensor's history onto the op's node, as PyTorch does: af
 ``y.grad_fn`` is a ``MulBackward0`` whose edge leads to y's previous ``grad_fn``.
 """
 
+import re
 import weakref
 
 import numpy as np
@@ -24,6 +25,10 @@ __all__ = ["inplace", "Zero", "Fill", "FillTensor", "Copy", "AsStrided", "LEAF_I
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
                         "in-place operation.")
+MULTI_OUTPUT_VIEW_INPLACE = (
+    "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
 OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
                "a single memory location. Please clone() the tensor before performing the "
                "operation.")
@@ -121,6 +126,10 @@ def _check_inplace(x):
     base = x._base
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+    forward_cls = getattr(x.grad_fn, "_forward_cls", None)
+    if base is not None and forward_cls is not None and forward_cls.multi_output_view:
+        op = re.sub(r"Backward\d*$", "", x.grad_fn.name())
+        raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr, op=op))
 
 
 def _write(x, result):

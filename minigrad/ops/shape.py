@@ -256,6 +256,7 @@ class Split(_Op):
 
     node_name = "SplitBackward0"
     is_view = True
+    multi_output_view = True
 
     @staticmethod
     def forward(ctx, x, sizes, dim):
@@ -280,6 +281,7 @@ class Unbind(_Op):
 
     node_name = "UnbindBackward0"
     is_view = True
+    multi_output_view = True
 
     @staticmethod
     def forward(ctx, x, dim):
