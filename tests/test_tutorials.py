@@ -4,7 +4,8 @@ Each notebook runs once in a fresh ``python3`` kernel (nbclient), as shipped: no
 and every check cell must say the exercise is still open. Then, in the same kernel, each
 exercise's answer cell is run again with a right answer (its check cell must print ✓) and with
 a wrong one (its check cell must fail with ``NotYet``). The answers live here, not in the
-notebooks: the ``...`` of an answer cell is replaced by the expression below.
+notebooks: the ``...`` of an answer cell is replaced by the expression below, or, for an answer
+of several lines, the whole line that holds the ``...`` is replaced by those lines.
 """
 
 import copy
@@ -49,16 +50,24 @@ ANSWERS = {
            " x)[0]", "torch.autograd.grad(f, x)[0]"),
     "8a": ("3 * x ** 2 * grad_output", "3 * x ** 2"),
     "8b": ('{"B", "C"}', '{"A", "B", "C"}'),
-    "9a": ("(lambda: [fwAD.dual_level().__enter__(), "
-           "fwAD.unpack_dual((fwAD.make_dual(x, v) ** 2).sum()).tangent, "
-           "fwAD.dual_level().__exit__(None, None, None)][1])()",
+    "9a": ("with fwAD.dual_level():\n"
+           "    s = (fwAD.make_dual(x, v) ** 2).sum()\n"
+           "    directional = fwAD.unpack_dual(s).tangent",
            "2 * x * v"),
-    "9b": ("hessian(lambda t: t[0] ** 2 * t[1] + t[1] ** 3, torch.tensor([2.0, 1.0]))",
-           "[[4.0, 2.0], [2.0, 12.0]]"),
+    "9b": ("hessian(g, torch.tensor([2.0, 1.0]))", "[[4.0, 2.0], [2.0, 12.0]]"),
     "10a": ('["zero_grad", "forward", "backward", "step"]',
             '["forward", "backward", "zero_grad", "step"]'),
     "10b": ("6", "3"),
 }
+
+
+def _fill(source, answer):
+    """The answer cell with its ``...`` replaced: in place, or as whole lines if several."""
+    if "\n" not in answer:
+        return source.replace("...", answer)
+    lines = source.split("\n")
+    at = next(i for i, line in enumerate(lines) if "..." in line)
+    return "\n".join(lines[:at] + answer.split("\n") + lines[at + 1:])
 
 
 def _tag(cell, prefix):
@@ -155,7 +164,7 @@ def test_notebook_runs_and_checks_judge_answers(path):
             right, wrong = ANSWERS[key]
             for answer, expect_right in ((right, True), (wrong, False)):
                 cell = copy.deepcopy(nb.cells[answer_at])
-                cell.source = source.replace("...", answer)
+                cell.source = _fill(source, answer)
                 client.execute_cell(cell, answer_at)
                 check = copy.deepcopy(nb.cells[check_at])
                 if expect_right:

@@ -161,8 +161,9 @@ def _check_2a(answer):
 @exercise("2b")
 def _check_2b(answer, u):
     if u.grad is not None:
-        raise NotYet("u.grad is set, so backward() ran. Call the nodes instead (re-run the "
-                     "exercise cell from the top).")
+        raise NotYet("u.grad is set: backward() ran, or you called u's AccumulateGrad (it "
+                     "writes .grad). Call only sum_node and mul_node, then re-run the exercise "
+                     "cell from the top.")
     if not hasattr(answer, "tolist"):
         raise NotYet("u_grad should be the tensor that mul_node returns first.")
     if close(answer, [4.0, 5.0, 6.0]):
@@ -391,6 +392,13 @@ def _check_8b(answer):
 # ----------------------------------------------------------------------------- 9 · forward mode
 @exercise("9a")
 def _check_9a(answer):
+    if answer is None:
+        raise NotYet("the tangent is None: was unpack_dual called after the with block ended? "
+                     "Unpack inside fwAD.dual_level().")
+    if hasattr(answer, "primal") and hasattr(answer, "tangent"):
+        raise NotYet("unpack_dual gives a pair (primal, tangent): take its .tangent.")
+    if close(answer, 14.0):
+        raise NotYet("14 is s(x) itself, the primal. The question asks for the tangent.")
     if close(answer, 6.0):
         return "the tangent of Σxᵢ² is Σ 2xᵢvᵢ = 2·1 + 2·2 + 0 = 6."
     if close(answer, [2.0, 4.0, 0.0]):

@@ -48,8 +48,9 @@ acc_y = mul_node.next_functions[1][0]
 print(acc_x.variable is x, acc_y.variable is y, acc_x.next_functions)
 
 # %% [markdown]
-# Here is the whole chain as a picture. Arrows point the way gradients flow in `backward()`;
-# the legend on the side names every shape.
+# Here is the whole chain as a picture. Arrows point the way gradients flow in `backward()`.
+# The legend on the side names every shape the pictures use; some of them (hooks, saved
+# tensors, `retain_grad`) come in later tutorials.
 
 # %%
 viz.draw(loss, legend=True)
@@ -69,7 +70,8 @@ viz.draw(m)
 # ## A backward pass by hand
 #
 # A node is callable: give it the gradient of its output, and it returns the gradients of its
-# inputs, in `next_functions` order. So we can do the engine's job ourselves.
+# inputs, in `next_functions` order. So we can do the engine's job ourselves. (This is for
+# learning only: in real code you call `backward()`.)
 #
 # 1. `loss` is the output, so `dloss/dloss = 1`. Feed that to `sum_node`.
 # 2. Feed what comes out to `mul_node`: it returns `dloss/dx` and `dloss/dy`.
@@ -133,8 +135,9 @@ path = ...   # your answer: a list of class names, e.g. ["SinBackward0", "PowBac
 check("2a", path)
 
 # %% [markdown]
-# **2b.** Compute `dg/du` **without** calling `backward()`: call the nodes, as above.
-# (`v` does not require grad, so `mul_node` gives `None` as its second gradient.)
+# **2b.** Compute `dg/du` **without** calling `backward()`: call `sum_node`, then `mul_node`,
+# as above, and keep what `mul_node` returns for `u`. (`v` does not require grad, so
+# `mul_node` gives `None` as its second gradient.)
 
 # %% tags=["exercise-2b"]
 u = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)

@@ -23,9 +23,10 @@ print("b.grad =", b.grad)
 # %% [markdown]
 # `a.grad` is there; `b.grad` is `None`, and you got a warning that says what to do about it.
 #
-# The gradient *with respect to* `b` did exist for a moment: the engine sent it from `b`'s
-# consumer into `b.grad_fn`. But only AccumulateGrad writes into `.grad`, and only leaves have
-# one. Gradients of intermediates are thrown away once used, because nobody updates an
+# The gradient *with respect to* `b` did exist for a moment: `backward()` started from
+# `db/db = 1` and handed it to `b.grad_fn`. (Deeper in a graph, a tensor's gradient comes from
+# the node of the operation that used it.) But only AccumulateGrad writes into `.grad`, and
+# only leaves have one. Gradients of intermediates are thrown away once used, because nobody updates an
 # intermediate tensor — an optimizer changes the weights, the leaves.
 #
 # ## Keeping it: `retain_grad()`

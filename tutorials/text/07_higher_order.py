@@ -29,17 +29,25 @@ print("dy/dx =", dy_dx, "   x.grad =", x.grad)
 
 # %% [markdown]
 # That derivative is a plain number: it has no `grad_fn`, so it cannot be differentiated again.
+# Try, and autograd says so:
 
 # %%
-print(dy_dx.requires_grad)
+print(dy_dx.requires_grad, dy_dx.grad_fn)
+try:
+    torch.autograd.grad(dy_dx, x)
+except RuntimeError as err:
+    print("RuntimeError:", err)
 
 # %% [markdown]
 # ## `create_graph=True`: the backward pass records itself
 #
 # Every backward formula in minigrad (and PyTorch) is written with ordinary tensor
 # operations. With `create_graph=True`, those operations are *recorded* while backward runs,
-# so the derivative comes out with a graph of its own. Draw it: it is `1 · (3 · x²)`, the
-# derivative of `x³`, built from `PowBackward0`'s formula.
+# so the derivative comes out with a graph of its own.
+#
+# Draw it and read it from the top: `1. · (x² · 3)`. The `1.` is the gradient the pass starts
+# from (`dy/dy = 1`); `x² · 3` is the formula `PowBackward0` uses for the derivative of `x³`.
+# It ends at `x`'s AccumulateGrad, like any graph: so it can be differentiated.
 
 # %%
 y = x ** 3
@@ -72,9 +80,10 @@ viz.Stepper(rec)
 # %% [markdown]
 # ## Many points at once
 #
-# A network evaluates `u` at a whole column of times `t`. Each `u[i]` depends only on `t[i]`,
-# so the gradient of `u.sum()` with respect to `t` holds every `du[i]/dt[i]` at once
-# (equivalently: pass `grad_outputs=torch.ones_like(u)`, the vector of tutorial 3).
+# A network evaluates `u` at a whole column of times `t`, and we want `du/dt` at every one.
+# Each `u[i]` depends only on `t[i]`, so the gradient of `u.sum()` with respect to `t[i]` is
+# just `du[i]/dt[i]`: one call gives them all. (Passing `grad_outputs=torch.ones_like(u)`, the
+# vector `v` of tutorial 3, does the same.) Check it on `u = sin(t)`, whose `u''` is `-u`:
 
 # %%
 t = torch.linspace(0, 3, 4).reshape(-1, 1).requires_grad_()
@@ -92,7 +101,8 @@ print("-u:  ", -u.detach().flatten())
 # `u = sin(t)`. Let us *not* tell the network that. We only ask it to satisfy the equation: the
 # loss is the squared residual `u'' + u` at 40 points, plus the two starting conditions. Both
 # derivatives come from `autograd.grad` with `create_graph=True`, so `loss.backward()` can
-# differentiate through them to the weights: third-order autograd, in 200 steps of Adam.
+# differentiate through them to the weights. That stacks three derivatives: two in `t` for
+# `u''`, then one in the weights. We train for 200 steps of Adam.
 
 # %%
 torch.manual_seed(0)
@@ -111,12 +121,12 @@ def physics_loss():
     du0, = torch.autograd.grad(u0.sum(), t0, create_graph=True)
     return ((d2u + u) ** 2).mean() + (u0 ** 2).sum() + ((du0 - 1) ** 2).sum()
 
-for step in range(201):
+for step in range(1, 201):
     loss = physics_loss()
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    if step % 50 == 0:
+    if step == 1 or step % 50 == 0:
         print(f"step {step:3d}   loss {loss.item():.5f}")
 
 # %% [markdown]
@@ -144,9 +154,9 @@ second = ...   # your answer: a tensor computed with torch.autograd.grad
 check("7a", second)
 
 # %% [markdown]
-# **7b.** A *gradient penalty* (used in PINNs and some GANs) punishes large gradients: with
-# `g = ∇ₓ f`, it is `(g ** 2).sum()`. Compute the gradient of that penalty with respect to
-# `x`, for `f = (x ** 3).sum()` at `x = [1, 2]`.
+# **7b.** A *gradient penalty* (used in physics-informed networks and some GANs) punishes
+# large gradients: with `g = df/dx`, the gradient of `f`, it is `(g ** 2).sum()`. Compute the
+# gradient of that penalty with respect to `x`, for `f = (x ** 3).sum()` at `x = [1, 2]`.
 
 # %% tags=["exercise-7b"]
 x = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -61,7 +61,13 @@ loss = loss_fn(model(x), y)
 viz.draw(loss, collapse="modules")
 
 # %% [markdown]
-# And in full, with the parameter names the model gave them (`model.hidden.weight`, …):
+# And in full, with the parameter names the model gave them (`model.hidden.weight`, …). Two
+# things are new here:
+#
+# * A `Linear` layer is two nodes: `TBackward0` (its weight is transposed) and
+#   `AddmmBackward0` (one operation for `input @ weightᵀ + bias`). Its three inputs are the
+#   bias, the layer's input and the transposed weight.
+# * `CrossEntropyLoss` is two nodes too: `LogSoftmaxBackward0`, then `NllLossBackward0`.
 
 # %%
 viz.draw(loss)
@@ -69,9 +75,10 @@ viz.draw(loss)
 # %% [markdown]
 # ## One training step, step by step
 #
-# The four lines of a training step, recorded. Step through with the *one frame per node*
-# granularity: the loss's node runs first, the layers run in reverse order, and each
-# AccumulateGrad writes a parameter's `.grad`.
+# The four lines of a training step, recorded. With `granularity="node"`, each frame of the
+# stepper is one node's whole turn (the default shows every single event). Step through: the
+# loss's node runs first, the layers run in reverse order, and each AccumulateGrad writes a
+# parameter's `.grad`.
 
 # %% tags=["export"]
 with record() as rec:
@@ -116,10 +123,13 @@ print(f"training accuracy: {accuracy:.0%}")
 # ## What if you forget `zero_grad()`?
 #
 # Then every backward pass adds to the previous gradients (tutorial 3), and the update uses the
-# sum of all past gradients. Watch the size of one parameter's `.grad` grow:
+# sum of all past gradients. Below, we start from clean grads and run three backward passes
+# without `zero_grad()` (and without `step()`, so the weights stay the same). Each pass adds
+# the same gradient again: watch the size of one parameter's `.grad` double, then triple.
 
 # %%
 weight = model.hidden.weight
+optimizer.zero_grad()                    # start clean
 for step in range(3):
     loss = loss_fn(model(x), y)
     loss.backward()                      # no zero_grad() before it
