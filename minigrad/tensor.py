@@ -379,7 +379,9 @@ class Tensor:
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
-        if requires_grad and self.grad_fn is None and self._data.dtype.kind != "f":
+        if requires_grad and self.grad_fn is not None:
+            return self  # a non-leaf requires grad already (the setter would raise)
+        if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD)
         self.requires_grad = requires_grad
         return self

@@ -711,3 +711,15 @@ def test_a_recording_keeps_nothing_alive():
     gc.collect()
     assert all(r() is None for r in refs)
     assert len(rec.state_at(-1)["ran"]) == 4
+
+
+@pytest.mark.parametrize("make, count", [
+    (lambda x, w: (x * 2).sum(), "1 of them is not needed"),
+    (lambda x, w: (x * 2).sum() + (w * 3).sum(), "4 of them are not needed")])
+def test_dependencies_caption_counts_the_nodes_grad_skips(make, count):
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    with record(names={}) as rec:
+        minigrad.autograd.grad(make(x, w), x)
+    (index,) = [e["i"] for e in rec.events if e["kind"] == "dependencies"]
+    assert f" {count} for the requested inputs." in rec.state_at(index)["caption"]

@@ -174,6 +174,10 @@ CASES = {
     "short": lambda m: m.tensor([1.5, 3.0]).short(),
     "type-as": lambda m: m.tensor([1.5]).type_as(m.tensor([1])),
     "float-of-int-grad": lambda m: m.tensor([1, 2]).float().requires_grad_(),
+    # requires_grad_ on a non-leaf: True is a no-op, False is the setter's error
+    "non-leaf-requires-grad-true": lambda m: (grad_leaf(m) * 2).requires_grad_(True),
+    "non-leaf-requires-grad-false": lambda m: (grad_leaf(m) * 2).requires_grad_(False),
+    "non-leaf-requires-grad-setter": lambda m: setattr(grad_leaf(m) * 2, "requires_grad", True),
 }
 
 

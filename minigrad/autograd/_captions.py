@@ -120,7 +120,8 @@ class Captioner:
         if needed:
             unneeded = sum(1 for v in needed.values() if not v)
             if unneeded:
-                text += f" {unneeded} of them are not needed for the requested inputs."
+                verb = "is" if unneeded == 1 else "are"
+                text += f" {unneeded} of them {verb} not needed for the requested inputs."
         return text
 
     def _node_ready(self, event):
