@@ -224,3 +224,54 @@ def test_remainder_gradient_of_the_divisor_is_differentiable_like_torch(torch):
         results.append((ga.requires_grad, gb.requires_grad, gb.grad_fn.name(), gb.tolist(),
                         [None if g is None else g.tolist() for g in second]))
     assert results[0] == results[1]
+
+
+def _gradient_graph_nodes(lib, case, arrays):
+    """For each first-order gradient of ``create_graph=True``: the class names of the nodes
+    of its graph (sorted; None for a gradient without one)."""
+    inputs = _inputs(lib, case, arrays)
+    wanted = [t for t in inputs if t.requires_grad]
+    scalar = sum(o.sum() for o in _outputs(case.fn(lib, *inputs)))
+    if not scalar.requires_grad:
+        return None
+    result = []
+    for grad in lib.autograd.grad(scalar, wanted, create_graph=True, allow_unused=True):
+        names, seen = [], set()
+        stack = [None if grad is None else grad.grad_fn]
+        while stack:
+            node = stack.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            names.append(type(node).__name__)
+            stack.extend(child for child, _ in node.next_functions)
+        result.append(sorted(names) or None)
+    return result
+
+
+# Ops whose gradient graphs are built from other nodes than PyTorch's own derivative formulas
+# (values, flags and higher derivatives still match; see the tests above). A case that comes
+# to match fails here as XPASS: take it off the list.
+GRAPH_DIFFERENCES = {
+    "mul/0d", "div/broadcast", "div/number-first", "pow/tensor", "rpow/scalar", "sqrt", "abs",
+    "prod/one-zero", "prod/dim-keepdim-zeros", "var", "std", "std/dim-keepdim",
+    "std/unbiased-false", "norm", "norm/p1", "norm/p3", "norm/p1.5", "norm/p0.5", "norm/inf",
+    "norm/-inf", "softmax/last", "softmax/dim0", "softmax/3d-middle", "softmax/1d",
+    "softmax/0d", "softmax/large", "log_softmax/last", "log_softmax/dim0", "log_softmax/large",
+    "addmm/beta-alpha",
+    # families of several ops (tests/op_families.py)
+    "arith/mixed", "arith/pow-tensor", "arith/rpow-rdiv", "pointwise/exp-log",
+    "pointwise/sqrt-abs", "pointwise/relu-clamp", "reduce/sum-mean", "reduce/max-min",
+    "reduce/amax", "reduce/logsumexp", "reduce/var-std", "activation/softmax",
+    "activation/log-softmax", "linalg/matvec", "linalg/addmm-mv-dot", "shape/movedim-narrow",
+    "index/select-slice", "index/advanced", "index/mask", "index/index-select",
+    "combine/maximum", "inplace/arith", "inplace/pointwise", "inplace/setitem"}
+
+
+@pytest.mark.parametrize("case", [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="graph built differently"))
+    if c.name in GRAPH_DIFFERENCES else c for c in CASES], ids=[c.name for c in CASES])
+def test_gradient_graphs_have_torch_nodes(case, torch):
+    arrays = case.make(np.random.default_rng(0))
+    assert _gradient_graph_nodes(minigrad, case, arrays) == \
+        _gradient_graph_nodes(torch, case, arrays)

@@ -15,9 +15,9 @@ from minigrad.ops._util import (
 )
 from minigrad.tensor import Tensor
 
-__all__ = ["Add", "Sub", "Rsub", "Mul", "Div", "DivScalar", "Neg", "Reciprocal", "Pow", "PowTensor",
-           "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow",
-           "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
+__all__ = ["Add", "Sub", "Rsub", "Mul", "MulScalar", "Div", "DivScalar", "Neg", "Reciprocal",
+           "Pow", "PowTensor", "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow",
+           "rpow", "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
            "FloorDivide", "FloorDivideInplace", "floor_divide", "rfloor_divide"]
 
 
@@ -229,7 +229,24 @@ class Pow(_Op):
         p = ctx.exponent
         if p == 0:
             return grad * 0.0, None
-        return grad * (p * a ** (p - 1)), None
+        return grad * MulScalar.apply(a ** (p - 1), p), None
+
+
+class MulScalar(_Op):
+    """z = a·s for a Python number s, the product PyTorch's own derivative formulas use (its
+    node is ``MulBackward1``; ``a * 2`` in user code wraps the 2 and is ``MulBackward0``);
+    ∂z/∂a = s."""
+
+    node_name = "MulBackward1"
+
+    @staticmethod
+    def forward(ctx, a, s):
+        ctx.other = s  # node._saved_other
+        return _binary(np.multiply, a, as_tensor_operand(s, a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return MulScalar.apply(grad, ctx.other), None
 
 
 class PowTensor(_Op):

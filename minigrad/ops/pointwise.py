@@ -7,7 +7,8 @@ import numpy as np
 from minigrad.autograd.function import _Op
 from minigrad.tensor import Tensor
 
-__all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "Sigmoid", "Relu", "ThresholdBackward", "Sqrt",
+__all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
+           "SigmoidBackward", "Relu", "ThresholdBackward", "Sqrt",
            "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
            "abs", "clamp", "square", "log1p", "to_copy", "Sign", "sign", "Round", "RoundDecimals",
            "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
@@ -125,7 +126,27 @@ class Tanh(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad * (1 - y * y)
+        return TanhBackward.apply(grad, y)
+
+
+class TanhBackward(_Op):
+    """tanh's backward as its own op, as in PyTorch: z = g·(1 - y²);
+    ∂z/∂g = 1 - y²,  ∂z/∂y = -2·y·g."""
+
+    node_name = "TanhBackwardBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, g, y):
+        ctx.save_for_backward(g, y)
+        return g._data * (1 - y._data * y._data)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad
+        return (TanhBackward.apply(grad, y) if need_g else None,
+                grad * (-2 * y * g) if need_y else None)
 
 
 class Sigmoid(_Op):
@@ -145,7 +166,27 @@ class Sigmoid(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad * (y * (1 - y))
+        return SigmoidBackward.apply(grad, y)
+
+
+class SigmoidBackward(_Op):
+    """sigmoid's backward as its own op, as in PyTorch: z = g·y(1 - y);
+    ∂z/∂g = y(1 - y),  ∂z/∂y = g·(1 - 2y)."""
+
+    node_name = "SigmoidBackwardBackward0"
+    saved_names = ("grad_output", "output")
+
+    @staticmethod
+    def forward(ctx, g, y):
+        ctx.save_for_backward(g, y)
+        return g._data * (y._data * (1 - y._data))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad
+        return (SigmoidBackward.apply(grad, y) if need_g else None,
+                grad * g * (-2 * y + 1) if need_y else None)
 
 
 class Relu(_Op):
