@@ -123,6 +123,8 @@ def sum_to(grad, shape):
     """Sum ``grad`` down to ``shape``: the backward of an implicit broadcast."""
     if grad._data.shape == shape:
         return grad
+    if shape == ():
+        return grad.sum()  # as PyTorch's sum_to: one SumBackward0
     lead = grad.ndim - len(shape)
     dims = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)

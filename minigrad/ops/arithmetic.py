@@ -152,7 +152,7 @@ class Div(_Op):
         a, b = ctx.saved_tensors
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad / b, shape_a) if need_a else None,
-                sum_to(-grad * a / (b * b), shape_b) if need_b else None)
+                sum_to(-grad * (a / b / b), shape_b) if need_b else None)
 
 
 class DivScalar(_Op):
@@ -297,7 +297,7 @@ class PowScalarBase(_Op):
         (result,) = ctx.saved_tensors
         if ctx.base == 0:
             return None, grad * 0.0
-        return None, grad * result * float(np.log(ctx.base))
+        return None, grad * MulScalar.apply(result, float(np.log(ctx.base)))
 
 
 class RemainderScalar(_Op):

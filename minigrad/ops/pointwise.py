@@ -5,13 +5,14 @@ import builtins
 import numpy as np
 
 from minigrad.autograd.function import _Op
+from minigrad.ops.arithmetic import MulScalar
 from minigrad.tensor import Tensor
 
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
            "SigmoidBackward", "Relu", "ThresholdBackward", "Sqrt",
            "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
-           "abs", "clamp", "square", "log1p", "to_copy", "Sign", "sign", "Round", "RoundDecimals",
-           "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
+           "abs", "clamp", "square", "log1p", "to_copy", "Sign", "Sgn", "sign", "Round",
+           "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
 
 def _floating(a):
@@ -240,7 +241,7 @@ class Sqrt(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad / (2 * y)
+        return grad / MulScalar.apply(y, 2)
 
 
 class Abs(_Op):
@@ -257,7 +258,7 @@ class Abs(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * x.sign()
+        return grad * Sgn.apply(x)
 
 
 class Sign(_Op):
@@ -272,6 +273,12 @@ class Sign(_Op):
     @staticmethod
     def backward(ctx, grad):
         return grad * 0
+
+
+class Sgn(Sign):
+    """sign(x) as PyTorch's formulas write it (``abs``'s gradient is ``grad * x.sgn()``)."""
+
+    node_name = "SgnBackward0"
 
 
 class _Step(_Op):
