@@ -13,7 +13,7 @@ from minigrad.autograd import anomaly_mode, forward_ad, observe
 from minigrad.grad_mode import state
 
 __all__ = ["Node", "AccumulateGrad", "GraphRoot", "SavedTensor", "RemovableHandle",
-           "ERR_BACKWARD_TWICE", "UINT64_MAX"]
+           "ERR_BACKWARD_TWICE", "UINT64_MAX", "forward_op_name"]
 
 UINT64_MAX = 2**64 - 1
 _sequence = itertools.count()
@@ -147,6 +147,13 @@ class SavedTensor:
 _saved_tensors_hooks_stack = []
 
 
+def forward_op_name(node):
+    """The forward op PyTorch names in its errors about a node's output: "MulBackward0" ->
+    "Mul", "SumBackward1" -> "Sum1"."""
+    name = re.sub(r"Backward0?$", "", node.name())
+    return re.sub(r"Backward(\d+)$", r"\1", name)
+
+
 def _modified_inplace_message(saved, node):
     from minigrad import autograd
     from minigrad._dtype import to_dtype
@@ -154,10 +161,8 @@ def _modified_inplace_message(saved, node):
     shape, tensor_type = list(data.shape), to_dtype(data.dtype).tensor_type
     producer = node if saved.is_output else (saved.tensor.grad_fn if saved.tensor is not None
                                              else None)
-    # PyTorch names the forward op here: "MulBackward0" -> "Mul", "SumBackward1" -> "Sum1".
-    op_name = re.sub(r"Backward(0?)$", "", producer.name()) if producer else ""
-    op_name = re.sub(r"Backward(\d+)$", r"\1", op_name)
-    where = f", which is output {saved.output_nr} of {op_name}," if producer else ""
+    where = f", which is output {saved.output_nr} of {forward_op_name(producer)}," \
+        if producer else ""
     if autograd.anomaly_mode.enabled:
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. "

@@ -71,10 +71,8 @@ def as_tensor_operand(value, like):
 def as_input(op, value):
     """The first operand of a functional form: ``minigrad.add(3, x)`` wraps the number, as
     PyTorch does; anything else but a tensor is PyTorch's TypeError."""
-    if isinstance(value, Tensor):
-        return value
-    if isinstance(value, _NUMBERS):
-        return WrappedNumber._make(np.asarray(value))
+    if isinstance(value, (Tensor, *_NUMBERS)):
+        return as_tensor_operand(value, None)
     raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
                     f"{type(value).__name__}")
 

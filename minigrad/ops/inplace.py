@@ -6,13 +6,13 @@ recording — moves the tensor's history onto the op's node, as PyTorch does: af
 ``y.grad_fn`` is a ``MulBackward0`` whose edge leads to y's previous ``grad_fn``.
 """
 
-import re
 import weakref
 
 import numpy as np
 
 from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
+from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
@@ -128,8 +128,8 @@ def _check_inplace(x):
         raise RuntimeError(VIEW_OF_LEAF_INPLACE)
     forward_cls = getattr(x.grad_fn, "_forward_cls", None)
     if base is not None and forward_cls is not None and forward_cls.multi_output_view:
-        op = re.sub(r"Backward\d*$", "", x.grad_fn.name())
-        raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr, op=op))
+        raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
+                                                            op=forward_op_name(x.grad_fn)))
 
 
 def _write(x, result):
