@@ -3,6 +3,7 @@
 import importlib.util
 
 import pytest
+from oracle import Oracle
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
 
@@ -15,6 +16,31 @@ def torch():
     import torch as _torch
     _torch.set_num_threads(1)
     return _torch
+
+
+@pytest.fixture(scope="session")
+def _oracle_store():
+    """One store of torch's answers per session; new or changed answers are written at the end."""
+    torch = None
+    if HAS_TORCH:
+        import torch
+        torch.set_num_threads(1)
+    store = Oracle(torch)
+    yield store
+    if torch is not None:
+        store.save()
+
+
+@pytest.fixture
+def oracle(request, _oracle_store):
+    """``oracle(lambda torch: ..., key=None)``: torch's answer as plain data (see oracle.py)."""
+    module = request.module.__name__.rsplit(".", 1)[-1]
+
+    def ask(compute, key=None):
+        name = request.node.name if key is None else f"{request.node.name}::{key}"
+        return _oracle_store.ask(module, name, compute)
+
+    return ask
 
 
 @pytest.fixture(autouse=True)
