@@ -34,6 +34,12 @@ def _wide(value, height):
 def _params(op, input, kernel_size, stride, padding, dilation, ceil_mode,  # noqa: A002
             count_include_pad=True, divisor_override=None):
     """Checked pooling parameters, in PyTorch's order of checks."""
+    if op == "max_pool2d" and input.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if input.ndim < 3:  # PyTorch's avg_pool2d reads size(-3) first
+        n = max(input.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         "but got -3)")
     if input.ndim not in (3, 4) or input.shape[-3] == 0:
         raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
                            f"size for input, but got:{list(input.shape)}")

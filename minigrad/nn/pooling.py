@@ -2,6 +2,7 @@
 ``AdaptiveAvgPool2d`` (no parameters: each calls its ``F.*`` function)."""
 
 from minigrad.nn import functional as F
+from minigrad.nn._conv_functional import ntuple
 from minigrad.nn.module import Module
 
 __all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
@@ -67,6 +68,12 @@ class AvgPool1d(_AvgPoolNd):
         >>> nn.AvgPool1d(2)(minigrad.tensor([[[1.0, 3.0, 2.0, 0.0]]]))
         tensor([[[2., 1.]]])
     """
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__(ntuple(kernel_size, 1), ntuple(stride if stride is not None else
+                                                        kernel_size, 1),
+                         ntuple(padding, 1), ceil_mode, count_include_pad)
 
     def forward(self, input):  # noqa: A002
         return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
