@@ -198,3 +198,17 @@ def test_same_padding_with_an_even_kernel_warns_like_torch():
 def test_padding_modes_other_than_zeros_are_refused_clearly():
     with pytest.raises(NotImplementedError, match="padding_mode='reflect'"):
         nn.Conv2d(1, 2, 3, padding_mode="reflect")
+
+
+def _forward_mode(lib):
+    fwad = lib.autograd.forward_ad
+    x, v, w, b = (lib.tensor(a) for a in _arrays([(1, 2, 6, 6), (1, 2, 6, 6), (3, 2, 3, 3),
+                                                   (3,)], seed=6))
+    with fwad.dual_level():
+        y = lib.nn.functional.conv2d(fwad.make_dual(x, v), w, b, padding=1)
+        y = lib.nn.functional.max_pool2d(y, 2)
+        return fwad.unpack_dual(y).tangent
+
+
+def test_forward_mode_through_convolution_and_pooling(oracle):
+    assert_matches(_forward_mode(minigrad), oracle(_forward_mode), rtol=1e-10, atol=1e-12)
