@@ -4,7 +4,7 @@ module reprs and initialisation, and the errors for misuse."""
 
 import numpy as np
 import pytest
-from oracle import assert_matches
+from oracle import assert_matches, to_plain
 
 import minigrad
 from minigrad import nn
@@ -212,3 +212,20 @@ def _forward_mode(lib):
 
 def test_forward_mode_through_convolution_and_pooling(oracle):
     assert_matches(_forward_mode(minigrad), oracle(_forward_mode), rtol=1e-10, atol=1e-12)
+
+
+def _saved_attributes(lib):
+    x = lib.tensor(_arrays([(1, 2, 6, 6)])[0], requires_grad=True)
+    w = lib.tensor(_arrays([(4, 2, 3, 3)])[0], requires_grad=True)
+    nodes = [lib.nn.functional.conv2d(x, w, stride=2, padding=1).grad_fn,
+             lib.nn.functional.conv2d(x, w, lib.zeros(4, dtype=lib.float64),
+                                      padding="same").grad_fn,
+             lib.nn.functional.conv_transpose2d(x, w.transpose(0, 1), stride=2,
+                                                output_padding=1, dilation=2).grad_fn]
+    names = ("bias_sym_sizes_opt", "dilation", "groups", "output_padding", "padding",
+             "stride", "transposed")
+    return [{n: getattr(node, f"_saved_{n}") for n in names} for node in nodes]
+
+
+def test_saved_attributes_as_torch(oracle):
+    assert to_plain(_saved_attributes(minigrad)) == oracle(_saved_attributes)

@@ -4,7 +4,7 @@ derivatives, module reprs, and the errors for misuse."""
 
 import numpy as np
 import pytest
-from oracle import assert_matches
+from oracle import assert_matches, to_plain
 
 import minigrad
 from minigrad import nn
@@ -141,3 +141,18 @@ def test_errors_as_torch(oracle, case):
     except Exception as exc:  # noqa: BLE001 - the error is the result
         got = exc
     assert_matches(got, expected)
+
+
+def _saved_attributes(lib):
+    x = lib.tensor(_array((1, 2, 6, 6), 0), requires_grad=True)
+    max_node = lib.nn.functional.max_pool2d(x, 3, 2, 1, ceil_mode=True).grad_fn
+    avg_node = lib.nn.functional.avg_pool2d(x, (3, 2), 2, 1, divisor_override=2).grad_fn
+    return ({n: getattr(max_node, f"_saved_{n}") for n in
+             ("kernel_size", "stride", "padding", "dilation", "ceil_mode")},
+            {n: getattr(avg_node, f"_saved_{n}") for n in
+             ("kernel_size", "stride", "padding", "ceil_mode", "count_include_pad",
+              "divisor_override")})
+
+
+def test_saved_attributes_as_torch(oracle):
+    assert to_plain(_saved_attributes(minigrad)) == oracle(_saved_attributes)

@@ -59,8 +59,8 @@ class Convolution(_Op):
 
     @staticmethod
     def forward(ctx, x, weight, bias, params):
-        ctx.params = params
-        ctx.bias_sym_sizes_opt = None if bias is None else tuple(bias.shape)
+        ctx.params, ctx.has_bias = params, bias is not None
+        _save_geometry(ctx, params, bias)
         ctx.save_for_backward(x, weight)
         return _forward(x._data, weight._data, None if bias is None else bias._data, params)
 
@@ -68,9 +68,17 @@ class Convolution(_Op):
     def backward(ctx, grad):
         x, weight = ctx.saved_tensors
         needs = ctx.needs_input_grad
-        mask = (needs[0], needs[1], needs[2] and ctx.bias_sym_sizes_opt is not None)
+        mask = (needs[0], needs[1], needs[2] and ctx.has_bias)
         grads = ConvolutionBackward.apply(grad, x, weight, ctx.params, mask)
         return (*grads, None)
+
+
+def _save_geometry(ctx, p, bias):
+    """What PyTorch's node shows as ``_saved_stride``, ``_saved_padding``, …"""
+    ctx.stride, ctx.dilation, ctx.groups = p.stride, p.dilation, p.groups
+    ctx.padding = tuple(before for before, _ in p.padding)
+    ctx.transposed, ctx.output_padding = p.transposed, p.output_padding
+    ctx.bias_sym_sizes_opt = (0,) if bias is None else tuple(bias.shape)
 
 
 class ConvolutionBackward(_Op):

@@ -45,6 +45,12 @@ def pool_output_size(size, p):
     return tuple(out)
 
 
+def _save_options(ctx, params, *names):
+    """What PyTorch's node shows as ``_saved_kernel_size``, ``_saved_stride``, …"""
+    for name in names:
+        setattr(ctx, "kernel_size" if name == "kernel" else name, getattr(params, name))
+
+
 def _batched(data):
     """A (C, H, W) array as (1, C, H, W); a batch as it is."""
     return data if data.ndim == 4 else data[None]
@@ -78,6 +84,7 @@ class MaxPool2DWithIndices(_Op):
         indices = Tensor._make(index.reshape(shape))
         ctx.mark_non_differentiable(indices)
         ctx.save_for_backward(x, indices)
+        _save_options(ctx, p, "kernel", "stride", "padding", "dilation", "ceil_mode")
         return values, indices
 
     @staticmethod
@@ -152,6 +159,8 @@ class AvgPool2D(_Op):
         sums = view.sum(axis=(2, 3))
         ctx.params = p
         ctx.save_for_backward(x)
+        _save_options(ctx, p, "kernel", "stride", "padding", "ceil_mode", "count_include_pad",
+                      "divisor_override")
         mean = (sums / _divisors(data.shape[2:], out, p)).astype(data.dtype)
         return mean.reshape(x.shape[:-2] + out)
 
