@@ -34,6 +34,10 @@ CASES = {
     "conv_transpose2d_stride": ("conv_transpose2d", [(1, 4, 3, 3), (4, 1, 3, 2), (2,)],
                                 dict(stride=(2, 3), padding=(1, 0), output_padding=(1, 2),
                                      groups=2, dilation=(2, 1))),
+    "conv3d": ("conv3d", [(1, 2, 5, 4, 6), (3, 2, 3, 2, 3), (3,)],
+               dict(stride=(1, 2, 1), padding=(1, 0, 1))),
+    "conv_transpose3d": ("conv_transpose3d", [(1, 2, 3, 2, 3), (2, 2, 2, 3, 2), (2,)],
+                         dict(stride=2, padding=1, output_padding=(1, 0, 1))),
     "conv_transpose1d": ("conv_transpose1d", [(2, 3, 5), (3, 2, 4), (2,)],
                          dict(stride=3, padding=1)),
 }
@@ -105,7 +109,8 @@ def _modules(lib):
     return [nn_.Conv2d(1, 6, 5), nn_.Conv2d(1, 6, 5, stride=2, padding=1, bias=False),
             nn_.Conv2d(4, 6, (3, 5), padding="same", dilation=2, groups=2),
             nn_.Conv1d(3, 6, 3), nn_.ConvTranspose2d(3, 6, 3, stride=2, output_padding=1),
-            nn_.ConvTranspose1d(4, 2, 3, groups=2, bias=False)]
+            nn_.ConvTranspose1d(4, 2, 3, groups=2, bias=False), nn_.Conv3d(2, 4, 3, padding=1),
+            nn_.ConvTranspose3d(2, 4, (3, 1, 2), stride=2, dilation=(1, 1, 2))]
 
 
 def test_module_reprs(oracle):

@@ -9,7 +9,8 @@ import warnings
 
 from minigrad.nn._functions.conv import Convolution, ConvParams
 
-__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "ntuple"]
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "ntuple"]
 
 
 def ntuple(value, n):
@@ -173,6 +174,16 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv("conv2d", 2, input, weight, bias, stride, padding, dilation, groups)
 
 
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """A 3-d convolution of ``(N, C, D, H, W)`` with weight ``(O, C/groups, kD, kH, kW)``.
+
+    Example:
+        >>> F.conv3d(minigrad.ones(1, 1, 2, 2, 2), minigrad.ones(1, 1, 2, 2, 2)).view(-1)
+        tensor([8.])
+    """
+    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
+
+
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0,  # noqa: A002
                      output_padding=0, groups=1, dilation=1):
     """The transposed 1-d convolution (the gradient of ``conv1d`` in its input), weight
@@ -198,4 +209,16 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0,  # noqa: A00
                   [1., 2., 1.]]]])
     """
     return _conv_transpose("conv_transpose2d", 2, input, weight, bias, stride, padding,
+                           output_padding, groups, dilation)
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0,  # noqa: A002
+                     output_padding=0, groups=1, dilation=1):
+    """The transposed 3-d convolution, weight ``(C, O/groups, kD, kH, kW)``.
+
+    Example:
+        >>> F.conv_transpose3d(minigrad.ones(1, 1, 1, 1, 1), minigrad.ones(1, 1, 2, 2, 2)).shape
+        minigrad.Size([1, 1, 2, 2, 2])
+    """
+    return _conv_transpose("conv_transpose3d", 3, input, weight, bias, stride, padding,
                            output_padding, groups, dilation)

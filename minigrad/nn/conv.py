@@ -1,4 +1,4 @@
-"""Convolution layers: ``Conv1d``, ``Conv2d``, ``ConvTranspose1d``, ``ConvTranspose2d``.
+"""Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv3d`` and their ``ConvTranspose*``.
 
 Each holds a weight and an optional bias, initialised as PyTorch does, and calls ``F.conv*``
 (one ``ConvolutionBackward0`` node).
@@ -13,7 +13,8 @@ from minigrad.nn.linear import _empty
 from minigrad.nn.module import Module
 from minigrad.nn.parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
+           "ConvTranspose3d"]
 
 
 class _ConvNd(Module):
@@ -118,6 +119,21 @@ class Conv2d(_ConvNd):
                         self.dilation, self.groups)
 
 
+class Conv3d(_ConvNd):
+    """A 3-d convolution layer over (N, C, D, H, W) inputs (volumes, or video).
+
+    Example:
+        >>> nn.Conv3d(2, 4, 3, padding=1)
+        Conv3d(2, 4, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+    """
+
+    _dims = 3
+
+    def forward(self, input):  # noqa: A002
+        return F.conv3d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+
 class _ConvTransposeNd(_ConvNd):
     _transposed = True
 
@@ -169,5 +185,21 @@ class ConvTranspose2d(_ConvTransposeNd):
 
     def forward(self, input, output_size=None):  # noqa: A002
         return F.conv_transpose2d(input, self.weight, self.bias, self.stride, self.padding,
+                                  self._output_padding(input, output_size), self.groups,
+                                  self.dilation)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """A transposed 3-d convolution layer (weight (in, out/groups, kD, kH, kW)).
+
+    Example:
+        >>> nn.ConvTranspose3d(2, 4, 3, stride=2)
+        ConvTranspose3d(2, 4, kernel_size=(3, 3, 3), stride=(2, 2, 2))
+    """
+
+    _dims = 3
+
+    def forward(self, input, output_size=None):  # noqa: A002
+        return F.conv_transpose3d(input, self.weight, self.bias, self.stride, self.padding,
                                   self._output_padding(input, output_size), self.groups,
                                   self.dilation)

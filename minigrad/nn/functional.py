@@ -12,7 +12,14 @@ import numpy as np
 
 import minigrad
 from minigrad.factories import get_rng
-from minigrad.nn._conv_functional import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from minigrad.nn._conv_functional import (
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from minigrad.nn._functions._reduce import reduction_code
 from minigrad.nn._functions.activation import LeakyRelu
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
@@ -37,7 +44,8 @@ from minigrad.tensor import Tensor
 __all__ = ["linear", "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax",
            "dropout", "batch_norm", "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "max_pool1d",
+           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "max_pool1d",
            "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d"]
 
 
