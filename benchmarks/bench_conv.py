@@ -5,11 +5,12 @@ backward of a given output gradient (weight and bias gradients; the input is dat
 none). Systems take turns, one repeat each per round, and the ratio is taken per round
 (``timing.interleaved_times``):
 
-- ``minigrad``: the layer and ``y.backward(g)``: two nodes, ``ConvolutionBackward0`` and
-  its backward's im2col.
+- ``minigrad``: the layer and ``y.backward(g)``: ``ConvolutionBackward0`` runs its backward
+  op, which lays the columns out again (im2col) for the weight gradient.
 - ``numpy floor``: the same arithmetic written directly: a strided view of the windows,
-  one copy into columns, one ``matmul`` forward; backward the weight gradient as one
-  ``matmul`` with the columns kept from the forward, the bias gradient as one sum.
+  one copy into columns, one ``matmul`` forward; backward the weight gradient as one batched
+  ``matmul`` with the columns kept from the forward (summed over the batch), the bias
+  gradient as one sum.
 - ``torch`` (when installed, one thread): for scale only.
 
 Goal (issue 13): minigrad within 1.5× of the NumPy floor.
@@ -54,8 +55,7 @@ def numpy_floor(x, g, w, b):
         cols = view.reshape(n, c * k * k, oh * ow)               # the im2col copy
         y = np.matmul(w.reshape(o, -1), cols) + b[:, None]       # (N, O, L)
         gm = g.reshape(n, o, -1)
-        grad_w = np.matmul(gm.transpose(1, 0, 2).reshape(o, -1),
-                           cols.transpose(0, 2, 1).reshape(-1, c * k * k))
+        grad_w = np.matmul(gm, cols.transpose(0, 2, 1)).sum(axis=0)   # Σ over the batch
         grad_b = gm.sum(axis=(0, 2))
         return y, grad_w, grad_b
     return step

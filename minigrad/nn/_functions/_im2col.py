@@ -93,8 +93,7 @@ def conv_weight_grad(x, grad, kernel, stride, padding, dilation, groups):
     cols = _columns(x, kernel, stride, dilation, padding, out)
     n, o = grad.shape[:2]
     rows = cols.shape[1] // groups
-    # one product per group, summed over n and l: (O/g, N·L) @ (N·L, C/g·K)
-    g = grad.reshape(n, groups, o // groups, -1).transpose(1, 2, 0, 3)
-    g = g.reshape(groups, o // groups, -1)
-    cols = cols.reshape(n, groups, rows, -1).transpose(1, 0, 3, 2).reshape(groups, -1, rows)
-    return np.matmul(g, cols).reshape(o, rows // math.prod(kernel), *kernel)
+    # one product per sample and group, then the sum over the batch: (O/g, L) @ (L, C/g·K)
+    g = grad.reshape(n, groups, o // groups, -1)
+    cols = cols.reshape(n, groups, rows, -1).transpose(0, 1, 3, 2)
+    return np.matmul(g, cols).sum(axis=0).reshape(o, rows // math.prod(kernel), *kernel)
