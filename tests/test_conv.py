@@ -234,3 +234,15 @@ def _saved_attributes(lib):
 
 def test_saved_attributes_as_torch(oracle):
     assert to_plain(_saved_attributes(minigrad)) == oracle(_saved_attributes)
+
+
+def _empty_batch(lib):
+    x = lib.zeros(0, 4, 8, 8, requires_grad=True)
+    w = lib.ones(4, 2, 3, 3, requires_grad=True)
+    y = lib.nn.functional.conv2d(x, w, groups=2)
+    y.sum().backward()
+    return {"out": y, "grads": [x.grad, w.grad]}
+
+
+def test_an_empty_batch_gives_empty_results_and_zero_weight_grads(oracle):
+    assert_matches(_empty_batch(minigrad), oracle(_empty_batch))

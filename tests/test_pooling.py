@@ -156,3 +156,15 @@ def _saved_attributes(lib):
 
 def test_saved_attributes_as_torch(oracle):
     assert to_plain(_saved_attributes(minigrad)) == oracle(_saved_attributes)
+
+
+def _empty_batch(lib):
+    x = lib.zeros(0, 3, 8, 8, requires_grad=True)
+    outs = [lib.nn.functional.max_pool2d(x, 2), lib.nn.functional.avg_pool2d(x, 3, 2, 1),
+            lib.nn.functional.adaptive_avg_pool2d(x, 3)]
+    sum(o.sum() for o in outs).backward()
+    return {"outs": outs, "grad": x.grad}
+
+
+def test_an_empty_batch_pools_to_empty_results(oracle):
+    assert_matches(_empty_batch(minigrad), oracle(_empty_batch))

@@ -58,7 +58,7 @@ def conv_forward(x, w, b, stride, padding, dilation, groups):
     if groups == 1:
         y = np.matmul(w.reshape(o, -1), cols)
     else:
-        per_group = cols.reshape(n, groups, -1, cols.shape[-1])
+        per_group = cols.reshape(n, groups, cols.shape[1] // groups, cols.shape[-1])
         y = np.matmul(w.reshape(groups, o // groups, -1), per_group)
     y = y.reshape(n, o, *out)
     if b is not None:
@@ -73,7 +73,7 @@ def conv_input_grad(grad, w, stride, padding, dilation, groups, size):
     kernel, out = w.shape[2:], grad.shape[2:]
     n, o = grad.shape[:2]
     c = w.shape[1] * groups
-    g = grad.reshape(n, groups, o // groups, -1)
+    g = grad.reshape(n, groups, o // groups, math.prod(out))
     w_t = w.reshape(groups, o // groups, -1).transpose(0, 2, 1)
     cols = np.matmul(w_t, g).reshape(n, c, *kernel, *out)
     padded = tuple(s + lo + hi for s, (lo, hi) in zip(size, padding))
@@ -94,6 +94,6 @@ def conv_weight_grad(x, grad, kernel, stride, padding, dilation, groups):
     n, o = grad.shape[:2]
     rows = cols.shape[1] // groups
     # one product per sample and group, then the sum over the batch: (O/g, L) @ (L, C/g·K)
-    g = grad.reshape(n, groups, o // groups, -1)
-    cols = cols.reshape(n, groups, rows, -1).transpose(0, 1, 3, 2)
+    g = grad.reshape(n, groups, o // groups, math.prod(out))
+    cols = cols.reshape(n, groups, rows, math.prod(out)).transpose(0, 1, 3, 2)
     return np.matmul(g, cols).sum(axis=0).reshape(o, rows // math.prod(kernel), *kernel)

@@ -114,7 +114,8 @@ class MaxPool2DWithIndicesBackward(_Op):
         ctx.indices = indices
         g, idx = grad._data, indices._data
         rows, plane = math.prod(shape[:-2]), math.prod(shape[-2:])
-        flat = idx.reshape(rows, -1) + (np.arange(rows) * plane)[:, None]
+        windows_per_row = math.prod(idx.shape[-2:])
+        flat = idx.reshape(rows, windows_per_row) + (np.arange(rows) * plane)[:, None]
         summed = np.bincount(flat.ravel(), weights=g.reshape(-1), minlength=rows * plane)
         return summed.astype(g.dtype).reshape(shape)
 
@@ -122,8 +123,8 @@ class MaxPool2DWithIndicesBackward(_Op):
     def backward(ctx, grad_grad):
         idx = ctx.indices._data
         rows = math.prod(idx.shape[:-2])
-        flat = grad_grad.reshape(rows, -1)
-        picked = flat[np.arange(rows)[:, None], idx.reshape(rows, -1)]
+        flat = grad_grad.reshape(rows, math.prod(grad_grad.shape[-2:]))
+        picked = flat[np.arange(rows)[:, None], idx.reshape(rows, math.prod(idx.shape[-2:]))]
         return picked.view(*idx.shape), None, None
 
 
