@@ -42,9 +42,10 @@ def _tangents_of(lib, case, arrays, seed=3):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_tangents_match_torch(case, torch):
+def test_tangents_match_torch(case, oracle):
     arrays = case.make(np.random.default_rng(0))
-    mine, ref = _tangents_of(minigrad, case, arrays), _tangents_of(torch, case, arrays)
+    mine = _tangents_of(minigrad, case, arrays)
+    ref = oracle(lambda torch: _tangents_of(torch, case, arrays))
     assert len(mine) == len(ref)
     for (p, t), (rp, rt) in zip(mine, ref):
         np.testing.assert_allclose(p, rp, rtol=1e-6, atol=1e-12)

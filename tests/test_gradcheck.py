@@ -44,9 +44,9 @@ def _verdicts(lib, case):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_verdicts_match_torch(case, torch):
+def test_verdicts_match_torch(case, oracle):
     mine = _verdicts(minigrad, case)
-    assert mine == _verdicts(torch, case)
+    assert list(mine) == oracle(lambda torch: _verdicts(torch, case))
     if case in FAMILIES and "float32" not in case.name:  # drawn away from ties and kinks
         assert mine[0] is True and mine[1] in (True, None)
 
