@@ -298,9 +298,10 @@ def _describe_views(lib, change):
 
 
 @pytest.mark.parametrize("case", CONSTANT_VIEW_CASES, ids=list(CONSTANT_VIEW_CASES))
-def test_views_of_a_constant_follow_an_inplace_change_like_torch(torch, case):
+def test_views_of_a_constant_follow_an_inplace_change_like_torch(oracle, case):
     change = CONSTANT_VIEW_CASES[case]
-    assert _describe_views(minigrad, change) == _describe_views(torch, change)
+    expected = oracle(lambda torch: _describe_views(torch, change))
+    assert plain(_describe_views(minigrad, change)) == expected
 
 
 def test_view_of_a_constant_then_changed_in_place_like_torch(oracle):
