@@ -159,9 +159,8 @@ def _stale_view(a, index=0):
 
 
 @pytest.mark.parametrize("case", VIEW_CASES, ids=list(VIEW_CASES))
-def test_inplace_through_a_view_matches_torch(torch, case):
-    results = []
-    for lib in (minigrad, torch):
+def test_inplace_through_a_view_matches_torch(oracle, case):
+    def run(lib):
         x = lib.tensor([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.5]], dtype=lib.float64,
                        requires_grad=True)
         out = VIEW_CASES[case](lib, x)
@@ -169,14 +168,13 @@ def test_inplace_through_a_view_matches_torch(torch, case):
         try:
             (grad,) = lib.autograd.grad((out * weights).sum(), x, create_graph=True)
         except RuntimeError as error:
-            results.append(str(error).replace("torch.", "minigrad."))
-            continue
+            return str(error).replace("torch.", "minigrad.")
         grad2 = None
         if grad.requires_grad:
             (grad2,) = lib.autograd.grad((grad * x).sum(), x, allow_unused=True)
-        results.append((type(out.grad_fn).__name__, out.tolist(), grad.tolist(),
-                        None if grad2 is None else grad2.tolist()))
-    assert results[0] == results[1]
+        return (type(out.grad_fn).__name__, out.tolist(), grad.tolist(),
+                None if grad2 is None else grad2.tolist())
+    assert plain(run(minigrad)) == oracle(run)
 
 
 def test_inplace_through_a_view_renames_base_and_view(oracle):
