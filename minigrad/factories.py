@@ -509,7 +509,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     Example:
         >>> _ = minigrad.manual_seed(0)
         >>> minigrad.randperm(5)
-        tensor([2, 0, 1, 3, 4])
+        tensor([4, 0, 1, 3, 2])
     """
     if not _is_int(n):
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "

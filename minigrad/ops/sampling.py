@@ -259,7 +259,7 @@ def bernoulli(input, p=None, *, generator=None):  # noqa: A002 - PyTorch's argum
     Example:
         >>> _ = minigrad.manual_seed(0)
         >>> minigrad.bernoulli(minigrad.tensor([0.0, 1.0, 0.5]))
-        tensor([0., 1., 0.])
+        tensor([0., 1., 1.])
     """
     generator = generator_arg(generator, "bernoulli")
     if p is None:
