@@ -110,9 +110,14 @@ def _normal_scalar(n, mean, std, gen):
     return fma64(values, float(std), float(mean))
 
 
-def normal_(out, mean, std, gen):
-    """N(mean, std²) into ``out``, along PyTorch's two paths (see the module docstring)."""
-    if out.size >= 16 and out.flags.c_contiguous and out.dtype != np.float16:
+def normal_(out, mean, std, gen, contiguous=None):
+    """N(mean, std²) into ``out``, along PyTorch's two paths (see the module docstring).
+
+    ``contiguous`` tells whether the tensor being filled is (default: whether ``out`` is).
+    """
+    if contiguous is None:
+        contiguous = out.flags.c_contiguous
+    if out.size >= 16 and contiguous and out.dtype != np.float16:
         _normal_fill(out.reshape(-1), mean, std, gen)
     else:  # NB: PyTorch's float16 path differs in the last bits for 16 or more values
         _fill(out, _normal_scalar(out.size, mean, std, gen).astype(out.dtype))

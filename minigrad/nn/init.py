@@ -77,11 +77,9 @@ def normal_(tensor, mean=0.0, std=1.0, generator=None):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Fill with N(mean, std²) restricted to [a, b]: a uniform sample of the normal's CDF
-    between a and b, mapped back through the inverse CDF (``erfinv``), as PyTorch does.
-
-    NB: minigrad's erfinv runs in float64, so float32 values can differ from PyTorch's in the
-    last bit.
+    """Fill with N(mean, std²) restricted to [a, b], by rejection as PyTorch does: when
+    [a, b] holds more than 30% of the mass, redraw the normal samples that fall outside;
+    otherwise draw uniformly in [a, b] and accept with the normal's relative density.
 
     Example:
         >>> w = nn.init.trunc_normal_(minigrad.empty(3, 5), std=0.02)
@@ -94,33 +92,52 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                       "distribution of values may be incorrect.", stacklevel=2)
-    low, high = norm_cdf((a - mean) / std), norm_cdf((b - mean) / std)
     with no_grad():
-        tensor.uniform_(2 * low - 1, 2 * high - 1, generator=generator)
-    values = _erfinv(tensor._data.astype(np.float64)).astype(tensor._data.dtype)
-    values = values * values.dtype.type(std * math.sqrt(2.0)) + values.dtype.type(mean)
-    return _fill(tensor, np.clip(values, a, b))
+        if norm_cdf((b - mean) / std) - norm_cdf((a - mean) / std) > 0.3:
+            return _trunc_normal_by_redrawing(tensor, mean, std, a, b, generator)
+        return _trunc_normal_by_acceptance(tensor, mean, std, a, b, generator)
 
 
-def _erfinv(y):
-    """The inverse error function: a rational first guess, then two Newton steps."""
-    a = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
-    b = (-2.118377725, 1.442710462, -0.329097515, 0.012229801)
-    c = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
-    d = (3.543889200, 1.637067800)
-    with np.errstate(all="ignore"):
-        z = y * y
-        central = y * (((a[3] * z + a[2]) * z + a[1]) * z + a[0]) / (
-            (((b[3] * z + b[2]) * z + b[1]) * z + b[0]) * z + 1.0)
-        w = np.sqrt(-np.log((1.0 - np.abs(y)) / 2.0))
-        tail = np.copysign(((c[3] * w + c[2]) * w + c[1]) * w + c[0], y) / (
-            (d[1] * w + d[0]) * w + 1.0)
-        x = np.where(np.abs(y) <= 0.7, central, tail)
-        erf = np.vectorize(math.erf, otypes=[np.float64])
-        for _ in range(2):
-            x = x - (erf(x) - y) / (2.0 / math.sqrt(math.pi) * np.exp(-x * x))
-    x = np.where(np.abs(y) == 1.0, np.copysign(np.inf, y), x)
-    return np.where(np.abs(y) > 1.0, np.nan, x)
+def _like(tensor):
+    return Tensor._make(np.empty_like(tensor._data))
+
+
+def _trunc_normal_by_redrawing(tensor, mean, std, a, b, generator):
+    kind = tensor._data.dtype.type
+    low, high = kind(a), kind(b)
+    result = tensor.normal_(mean, std, generator=generator)._data.copy()
+    while True:
+        outside = (result < low) | (result > high)
+        if not outside.any():
+            return _fill(tensor, result)
+        redrawn = _like(tensor).normal_(mean, std, generator=generator)._data
+        result = np.where(outside, redrawn, result)
+
+
+def _log_density(candidates, mean, std, log_peak):
+    """-(x - mean)²/(2 std²) - log_peak, one tensor-dtype operation at a time."""
+    kind = candidates.dtype.type
+    x = (candidates - kind(mean)) / kind(std)
+    return (x * x) * kind(-0.5) - kind(log_peak)
+
+
+def _rejects(tensor, log_density, generator):
+    """log u > the log density, for a fresh uniform u: the candidate is drawn again."""
+    with np.errstate(divide="ignore"):
+        return np.log(_like(tensor).uniform_(generator=generator)._data) > log_density
+
+
+def _trunc_normal_by_acceptance(tensor, mean, std, a, b, generator):
+    mode = max(a, min(mean, b))
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    result = tensor.uniform_(a, b, generator=generator)._data.copy()
+    pending = _rejects(tensor, _log_density(result, mean, std, log_peak), generator)
+    while pending.any():
+        candidates = _like(tensor).uniform_(a, b, generator=generator)._data
+        result = np.where(pending, candidates, result)
+        log_density = _log_density(candidates, mean, std, log_peak)
+        pending = np.where(pending, _rejects(tensor, log_density, generator), pending)
+    return _fill(tensor, result)
 
 
 def constant_(tensor, val):

@@ -42,8 +42,12 @@ class _Sample(_Op):
     def forward(cls, ctx, x, layout, generator, *params):
         ctx.n_params = len(params)
         out = np.empty_like(layout)
-        cls.kernel(out, *params, generator)
+        cls.sample(out, layout, generator, *params)
         return out
+
+    @classmethod
+    def sample(cls, out, layout, generator, *params):
+        cls.kernel(out, *params, generator)
 
     @staticmethod
     def backward(ctx, grad):
@@ -61,7 +65,10 @@ class Normal(_Sample):
     """y ~ N(mean, std²);  ∂y/∂x = 0."""
 
     node_name = "NormalBackward0"
-    kernel = staticmethod(_distributions.normal_)
+
+    @staticmethod
+    def sample(out, layout, generator, mean, std):  # the path depends on the layout
+        _distributions.normal_(out, mean, std, generator, layout.flags.c_contiguous)
 
 
 class Bernoulli(_Sample):
