@@ -515,7 +515,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
         raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
                         f"{type(n).__name__}")
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     dtype = _dtype_arg(dtype, "randperm", _dtype.int64)
     values = _distributions.randperm(int(n), generator_arg(generator, "randperm"))
     return _finish(values.astype(dtype.numpy), requires_grad)

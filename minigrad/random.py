@@ -132,9 +132,12 @@ class Generator:
 
     def set_state(self, new_state):
         """Restore a state returned by ``get_state`` (here or by PyTorch); return ``self``."""
-        data = np.ascontiguousarray(getattr(new_state, "_data", new_state))
+        from minigrad.tensor import Tensor
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        data = np.ascontiguousarray(new_state._data)
         if data.dtype != np.uint8:
-            raise RuntimeError(f"expected a torch.ByteTensor, but got {_type_name(data)}")
+            raise TypeError("RNG state must be a torch.ByteTensor")
         if data.size != _STATE_SIZE:
             raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_STATE_SIZE} but "
                                f"found the input RNG state size to be {data.size}")
@@ -152,14 +155,6 @@ class Generator:
 
     def __repr__(self):
         return f"<minigrad.Generator object at {hex(id(self))}>"
-
-
-def _type_name(array):
-    from minigrad import _dtype
-    try:
-        return _dtype.from_numpy_dtype(array.dtype).tensor_type
-    except TypeError:
-        return str(array.dtype)
 
 
 default_generator = Generator()

@@ -16,7 +16,7 @@ from minigrad.tensor import Tensor
 
 __all__ = ["bernoulli", "multinomial"]
 
-NORMAL_STD = "normal expects std >= 0.0, but found std {}"
+NORMAL_STD = "normal expects std >= 0.0, but found std {:g}"  # C++ prints -1.0 as -1
 
 
 def generator_arg(generator, func="random"):
@@ -132,7 +132,7 @@ def uniform_(x, low=0.0, high=1.0, generator=None):
     _float_only(x, "check_uniform_bounds")
     if not low <= high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
-                           f"from={low} > to={high}")
+                           f"from={low:g} > to={high:g}")
     return inplace(x, Uniform.apply, x._data, generator_arg(generator), low, high)
 
 
@@ -148,14 +148,14 @@ def bernoulli_(x, p=0.5, generator=None):
     if isinstance(p, Tensor):
         return inplace(x, BernoulliTensor.apply, p, x._data, generator)
     if not 0 <= p <= 1:
-        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
     return inplace(x, Bernoulli.apply, x._data, generator, p)
 
 
 def exponential_(x, lambd=1.0, generator=None):
     _float_only(x, "exponential_cpu")
     if not lambd > 0.0:
-        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     return inplace(x, Exponential.apply, x._data, generator_arg(generator), lambd)
 
 
