@@ -42,22 +42,45 @@ def _two_product(a, b):
 def _add_round_to_odd(a, b):
     """a + b rounded to the neighbour with an odd last bit when it is not exact."""
     s, e = _two_sum(a, b)
-    inexact_even = (e != 0) & ((s.view(np.uint64) & np.uint64(1)) == 0)
-    return np.where(inexact_even, np.nextafter(s, np.copysign(np.inf, e)), s)
+    s = np.array(s, dtype=np.float64, copy=True, ndmin=1)
+    e = np.broadcast_to(e, s.shape)
+    fix = np.flatnonzero((e != 0) & ((s.view(np.uint64) & np.uint64(1)) == 0))
+    if fix.size:
+        flat = s.reshape(-1)
+        flat[fix] = np.nextafter(flat[fix], np.copysign(np.inf, e.reshape(-1)[fix]))
+    return s
 
 
 def fma64(a, b, c):
     """float64 ``a * b + c`` rounded once (Boldo and Melquiond's emulation)."""
-    a, b, c = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (a, b, c)))
+    a, b, c = (np.asarray(v, np.float64) for v in (a, b, c))
     high, low = _two_product(a, b)
     sum_high, sum_low = _two_sum(c, high)
-    return sum_high + _add_round_to_odd(sum_low, low)
+    return sum_high + _add_round_to_odd(sum_low, low).reshape(np.shape(sum_low))
+
+
+_F32_MIDPOINT = np.uint64(1 << 28)  # a float64 halfway between two float32s ends like this
+_F32_DROPPED = np.uint64((1 << 29) - 1)
 
 
 def fma32(a, b, c):
-    """float32 ``a * b + c`` rounded once: exact product in float64, sum rounded to odd."""
-    a, b, c = np.broadcast_arrays(*(np.asarray(v, _F).astype(np.float64) for v in (a, b, c)))
-    return _add_round_to_odd(a * b, c).astype(_F)
+    """float32 ``a * b + c`` rounded once.
+
+    The product of two float32s is exact in float64; the float64 sum rounds once more, which
+    can only mislead the final rounding when it lands exactly halfway between two float32s:
+    there the sum's rounding error says which way the exact value lies.
+    """
+    a, b, c = (np.asarray(v, _F) for v in (a, b, c))  # no copy of a float32 array
+    s = np.atleast_1d(np.add(np.multiply(a, b, dtype=np.float64), c, dtype=np.float64))
+    result = s.astype(_F)
+    ties = np.flatnonzero((s.view(np.uint64) & _F32_DROPPED) == _F32_MIDPOINT)
+    if ties.size:
+        a, b, c = (np.broadcast_to(np.asarray(v, np.float64), s.shape).reshape(-1)[ties]
+                   for v in (a, b, c))
+        tie_sum, error = _two_sum(a * b, c)
+        away = np.nextafter(tie_sum, np.copysign(np.inf, error)).astype(_F)
+        result.reshape(-1)[ties] = np.where(error != 0, away, tie_sum.astype(_F))
+    return result
 
 
 # ---------------------------------------------------------------------------- avx_mathfun

@@ -51,7 +51,9 @@ def uniform_(out, low, high, gen):
     dtype = out.dtype
     x = _uniform01_words(gen, out.size, dtype)
     low, high = dtype.type(low), dtype.type(high)
-    if dtype == np.float64:
+    if low == 0 and high == 1:  # x * 1 + 0 is x: no rounding to repeat
+        values = x
+    elif dtype == np.float64:
         values = fma64(x, high - low, low)
     else:
         values = fma32(x, np.float32(high) - np.float32(low), np.float32(low))
@@ -59,6 +61,11 @@ def uniform_(out, low, high, gen):
 
 
 # ---------------------------------------------------------------------------- normal
+def _scale(values, std, mean, fma):
+    """``values * std + mean`` rounded once (exact already for the standard normal)."""
+    return values if std == 1 and mean == 0 else fma(values, std, mean)
+
+
 def _box_muller_blocks(u, mean, std, dtype):
     """Box–Muller on rows of 16 uniforms: (1 - u[:8], u[8:]) -> (r cos θ, r sin θ)."""
     u = u.reshape(-1, 16)
@@ -73,8 +80,8 @@ def _box_muller_blocks(u, mean, std, dtype):
         sine, cosine = np.sin(theta), np.cos(theta)
         fma = fma64
     out = np.empty_like(u)
-    out[:, :8] = fma(radius * cosine, std, mean)
-    out[:, 8:] = fma(radius * sine, std, mean)
+    out[:, :8] = _scale(radius * cosine, std, mean, fma)
+    out[:, 8:] = _scale(radius * sine, std, mean, fma)
     return out.reshape(-1)
 
 
@@ -107,7 +114,7 @@ def _normal_scalar(n, mean, std, gen):
         values[start:] = drawn[:n - start]
         if (n - start) % 2:
             gen._next_double_normal = float(drawn[-1])
-    return fma64(values, float(std), float(mean))
+    return _scale(values, float(std), float(mean), fma64)
 
 
 def normal_(out, mean, std, gen, contiguous=None):
@@ -185,23 +192,54 @@ def exponential_(out, lambd, gen):
 
 
 def randperm(n, gen):
-    """PyTorch's Fisher–Yates: position i swaps with i + (word % (n - i)).
+    """PyTorch's Fisher–Yates: for i = 0 .. n-2, swap positions i and i + word % (n - i).
 
     For n of 2**32 / 20 or more, PyTorch's "inside-out" variant with 64-bit words.
     """
     if n < (2**32 - 1) // 20:
-        offsets = gen._random(max(n - 1, 0)).astype(np.int64) % (n - np.arange(n - 1))
-        perm = list(range(n))
-        for i, offset in enumerate(offsets.tolist()):
-            j = i + offset
-            perm[i], perm[j] = perm[j], perm[i]
-        return np.array(perm, dtype=np.int64)
+        steps = np.arange(max(n - 1, 0))
+        targets = steps + gen._random(n - 1 if n else 0).astype(np.int64) % (n - steps)
+        return _apply_swaps(np.append(targets, n - 1) if n else targets)
     perm = np.empty(n, dtype=np.int64)
     picks = gen._random64(n) % (np.arange(n, dtype=np.uint64) + np.uint64(1))
     for i, z in enumerate(picks.tolist()):
         perm[i] = perm[z]
         perm[z] = i
     return perm
+
+
+def _apply_swaps(targets):
+    """What ``perm = arange(n); for i: swap(perm[i], perm[targets[i]])`` leaves, without a
+    Python loop (``targets[i] >= i``; ``targets[i] == i`` is no swap).
+
+    Position i is final after step i and holds what position ``targets[i]`` held just before
+    it. A position p holds, before step i, what the last earlier step k that wrote to p moved
+    there (the value position k held before step k), or p itself if none did. Steps that
+    write to p all come before p, so grouping the swaps by the position they write (one sort)
+    gives both "the last writer of p" and "the writer before step i". The "value before step
+    k" links form a forest whose roots are untouched positions: pointer jumping resolves every
+    chain in a logarithmic number of vectorised rounds.
+    """
+    n = len(targets)
+    everywhere = np.arange(n)
+    movers = everywhere[targets != everywhere]
+    order = np.argsort(targets[movers], kind="stable")  # by position written, then by step
+    steps, written = movers[order], targets[movers][order]
+    same_as_previous = np.zeros(len(steps), bool)
+    same_as_previous[1:] = written[1:] == written[:-1]
+    is_last = np.ones(len(steps), bool)
+    is_last[:-1] = ~same_as_previous[1:]
+    parent = np.full(n, -1)  # the last step that wrote to each position
+    parent[written[is_last]] = steps[is_last]
+    writer = parent.copy()  # the step that wrote targets[i] last before step i
+    writer[steps] = np.where(same_as_previous, np.roll(steps, 1), -1)
+    root = np.where(parent < 0, everywhere, parent)
+    while True:  # pointer jumping: each chain ends at the untouched position it started from
+        jumped = root[root]
+        if np.array_equal(jumped, root):
+            break
+        root = jumped
+    return np.where(writer < 0, targets, root[np.maximum(writer, 0)]).astype(np.int64)
 
 
 def multinomial(probs, num_samples, replacement, gen):

@@ -97,7 +97,8 @@ def test_a_million_values_are_drawn(oracle):
         lib.manual_seed(5)
         return [hashlib.sha256(_array(t).tobytes()).hexdigest() for t in
                 (lib.rand(10**6), lib.randn(10**6), lib.randn(999_999, dtype=lib.float64),
-                 lib.randint(0, 1000, (10**6,)), lib.rand(10**6, dtype=lib.float64))]
+                 lib.randint(0, 1000, (10**6,)), lib.rand(10**6, dtype=lib.float64),
+                 lib.randperm(10**6), lib.empty(10**6).uniform_(-2, 3))]
     assert draw(minigrad) == oracle(draw)
 
 
