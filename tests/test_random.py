@@ -300,7 +300,12 @@ def test_interleaved_draws_on_one_generator(oracle):
                  lib.randperm(7, generator=g), lib.randn(3, dtype=lib.float64, generator=g),
                  lib.empty(2).uniform_(-1, 1, generator=g), lib.randn(2, generator=g),
                  lib.empty((), dtype=lib.int64).random_(generator=g),
-                 lib.normal(lib.zeros(3), 1.0, generator=g)]
+                 lib.normal(lib.zeros(3), 1.0, generator=g),
+                 lib.rand_like(lib.zeros(2), generator=g),
+                 lib.randn_like(lib.zeros(2, dtype=lib.float64), generator=g),
+                 lib.randint_like(lib.zeros(2), 5, generator=g),
+                 lib.bernoulli(lib.full((3,), 0.5), generator=g),
+                 lib.multinomial(lib.ones(4), 2, generator=g)]
         return [_array(t).tolist() for t in draws]
     assert run(minigrad) == oracle(run)
 
