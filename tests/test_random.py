@@ -395,3 +395,22 @@ def test_misuse_raises_pytorchs_errors(oracle, name):
     with pytest.raises(Exception) as info:
         ERRORS[name](minigrad)
     assert_matches(info.value, oracle(ERRORS[name]))
+
+
+# ---------------------------------------------------------------------------- the twister
+def test_the_generator_is_the_standard_mt19937():
+    # The C++ standard requires the 10000th output of mt19937 seeded with 5489 to be 4123659995.
+    g = minigrad.Generator().manual_seed(5489)
+    words = g._random(10000)
+    assert words[0] == 3499211612 and words[-1] == 4123659995
+
+
+def test_the_twist_equals_pythons_own_mersenne_twister():
+    import random as stdlib_random
+    g = minigrad.Generator().manual_seed(12345)
+    g._random(100)  # somewhere inside a block
+    state = g._bits.state["state"]
+    python = stdlib_random.Random()
+    python.setstate((3, tuple(int(w) for w in state["key"]) + (int(state["pos"]),), None))
+    expected = [python.getrandbits(32) for _ in range(2000)]
+    assert g._random(2000).tolist() == expected
