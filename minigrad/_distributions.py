@@ -21,7 +21,7 @@ import numpy as np
 from minigrad._avx_mathfun import fma32, fma64, log_ps, sincos_ps
 
 __all__ = ["uniform_", "normal_", "bernoulli_", "random_", "random_from_to_", "exponential_",
-           "randperm", "multinomial"]
+           "cauchy_", "log_normal_", "geometric_", "randperm", "multinomial"]
 
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}
 
@@ -189,6 +189,24 @@ def exponential_(out, lambd, gen):
     """Exp(λ): ``-1/λ · log1p(-u)`` for a uniform float64 ``u``."""
     u = _uniform01_words(gen, out.size, np.float64)
     _fill(out, ((-1.0 / lambd) * np.log1p(-u)).astype(out.dtype))
+
+
+def cauchy_(out, median, sigma, gen):
+    """Cauchy(median, σ): ``median + σ · tan(π (u - 1/2))`` for a uniform float64 ``u``."""
+    u = _uniform01_words(gen, out.size, np.float64)
+    _fill(out, fma64(sigma, np.tan(math.pi * (u - 0.5)), median).astype(out.dtype))
+
+
+def log_normal_(out, mean, std, gen):
+    """exp of N(mean, std²) samples drawn one by one (pairs, the odd one kept)."""
+    _fill(out, np.exp(_normal_scalar(out.size, mean, std, gen)).astype(out.dtype))
+
+
+def geometric_(out, p, gen):
+    """Geometric(p), the number of trials up to the first success: ⌈log u / log(1 - p)⌉."""
+    u = _uniform01_words(gen, out.size, np.float64)
+    with np.errstate(divide="ignore"):
+        _fill(out, np.ceil(np.log(u) / np.log(1.0 - p)).astype(out.dtype))
 
 
 def randperm(n, gen):

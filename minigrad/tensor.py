@@ -977,6 +977,18 @@ class Tensor:
         """Fill with Exp(λ) samples."""
         return ops.sampling.exponential_(self, lambd, generator)
 
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        """Fill with Cauchy(median, σ) samples."""
+        return ops.sampling.cauchy_(self, median, sigma, generator)
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        """Fill with exp N(mean, std²) samples."""
+        return ops.sampling.log_normal_(self, mean, std, generator)
+
+    def geometric_(self, p, *, generator=None):
+        """Fill with the number of Bernoulli(p) trials up to the first success."""
+        return ops.sampling.geometric_(self, p, generator)
+
     def bernoulli(self, p=None, *, generator=None):
         return ops.sampling.bernoulli(self, p, generator=generator)
 

@@ -48,6 +48,10 @@ DRAWS = {
     "normal": (lambda lib, n, dt: lib.normal(-1.0, 0.25, size=(n,), dtype=dt), FLOATS),
     "uniform_": (lambda lib, n, dt: lib.empty(n, dtype=dt).uniform_(-0.3, 1.7), FLOATS),
     "exponential_": (lambda lib, n, dt: lib.empty(n, dtype=dt).exponential_(1.5), FLOATS),
+    "cauchy_": (lambda lib, n, dt: lib.empty(n, dtype=dt).cauchy_(0.5, 2.0), FLOATS),
+    "log_normal_": (lambda lib, n, dt: lib.empty(n, dtype=dt).log_normal_(0.1, 0.5), FLOATS),
+    "geometric_": (lambda lib, n, dt: lib.empty(n, dtype=dt).geometric_(0.3),
+                   FLOATS + ("int64",)),
     "bernoulli_": (lambda lib, n, dt: lib.empty(n, dtype=dt).bernoulli_(0.3),
                    FLOATS + ("int64", "bool")),
     "bernoulli": (lambda lib, n, dt: lib.bernoulli(lib.rand(n, dtype=dt)), FLOATS),
@@ -344,6 +348,9 @@ SAMPLERS = {
     "random_to": lambda t: t.random_(5),
     "random_from_to": lambda t: t.random_(0, 5),
     "exponential_": lambda t: t.exponential_(),
+    "cauchy_": lambda t: t.cauchy_(),
+    "log_normal_": lambda t: t.log_normal_(),
+    "geometric_": lambda t: t.geometric_(0.5),
 }
 
 
@@ -387,6 +394,10 @@ ERRORS = {
     "multinomial_zero": lambda lib: lib.multinomial(lib.tensor([0.0, 0.0]), 1),
     "multinomial_3d": lambda lib: lib.multinomial(lib.ones(2, 2, 2), 1),
     "leaf": lambda lib: lib.ones(2, requires_grad=True).normal_(),
+    "exponential_lambda": lambda lib: lib.empty(3).exponential_(0),
+    "cauchy_sigma": lambda lib: lib.empty(3).cauchy_(0, -1),
+    "log_normal_std": lambda lib: lib.empty(3).log_normal_(0, 0),
+    "geometric_p": lambda lib: lib.empty(3).geometric_(1.5),
 }
 
 

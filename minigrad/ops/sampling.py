@@ -85,6 +85,27 @@ class Exponential(_Sample):
     kernel = staticmethod(_distributions.exponential_)
 
 
+class Cauchy(_Sample):
+    """y ~ Cauchy(median, σ);  ∂y/∂x = 0."""
+
+    node_name = "CauchyBackward0"
+    kernel = staticmethod(_distributions.cauchy_)
+
+
+class LogNormal(_Sample):
+    """y ~ exp N(mean, std²);  ∂y/∂x = 0."""
+
+    node_name = "LogNormalBackward0"
+    kernel = staticmethod(_distributions.log_normal_)
+
+
+class Geometric(_Sample):
+    """y ~ Geometric(p);  ∂y/∂x = 0."""
+
+    node_name = "GeometricBackward0"
+    kernel = staticmethod(_distributions.geometric_)
+
+
 class RandomFromTo(_Sample):
     """y ~ uniform integers in [from, to);  ∂y/∂x = 0."""
 
@@ -157,6 +178,26 @@ def exponential_(x, lambd=1.0, generator=None):
     if not lambd > 0.0:
         raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
     return inplace(x, Exponential.apply, x._data, generator_arg(generator), lambd)
+
+
+def cauchy_(x, median=0.0, sigma=1.0, generator=None):
+    _float_only(x, "cauchy_cpu")
+    if not sigma > 0.0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+    return inplace(x, Cauchy.apply, x._data, generator_arg(generator), median, sigma)
+
+
+def log_normal_(x, mean=1.0, std=2.0, generator=None):
+    _float_only(x, "log_normal_cpu")
+    if not std > 0.0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+    return inplace(x, LogNormal.apply, x._data, generator_arg(generator), mean, std)
+
+
+def geometric_(x, p, generator=None):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+    return inplace(x, Geometric.apply, x._data, generator_arg(generator), p)
 
 
 def random_(x, low=None, high=None, generator=None):
