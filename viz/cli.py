@@ -207,6 +207,8 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     import viz
     try:
+        if args.output not in (None, "-"):  # e.g. -o build/graph.svg into a new folder
+            pathlib.Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         if args.command == "legend":
             output = _save(viz.legend(engine=args.engine), args.output)
         elif args.command == "step":
