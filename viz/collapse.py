@@ -20,7 +20,7 @@ from viz.scene import Item, Line, Link
 from viz.text import clean, plural
 
 __all__ = ["guess_modules", "align_modules", "collapse_modules", "limit_nodes", "split_shared",
-           "module_title", "relative_module", "box_id"]
+           "module_title", "relative_module", "box_id", "reroute"]
 
 SHARED_USES = 3  # an AccumulateGrad fed by this many nodes counts as a shared parameter
 
@@ -35,7 +35,7 @@ def module_title(name, class_name=""):
     """
     numbered = name.rsplit(".", 1)[-1].isdigit()
     if not class_name or class_name == name:
-        return f"module {name}" if numbered else name
+        return name
     if numbered:
         return f"{name}: {class_name}"
     return f"{name} ({class_name})"
@@ -205,10 +205,11 @@ def collapse_modules(scene, which="modules", expand=(), classes=None, rename=Non
             if any(flag in m.flags for m in members):
                 box.flags.add(flag)
         scene.items[box.id] = box
+        scene.members[box.id] = [m.id for m in members]
     links = scene.links
     scene.remove(where)
     scene.links = []
-    _reroute(scene, links, where)
+    reroute(scene, links, where)
 
 
 def _absorb(scene):
@@ -232,7 +233,7 @@ def _absorb(scene):
             item.group = owner.group
 
 
-def _reroute(scene, links, where):
+def reroute(scene, links, where):
     """Point links that leave a collapsed module at its box; drop duplicates and inner links."""
     seen = set()
     for link in links:

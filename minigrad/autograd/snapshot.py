@@ -244,7 +244,8 @@ class GraphBuilder:
         return {"format": FORMAT, "roots": list(self.roots),
                 "tensors": [info for _, info in self.tensors.values()],
                 "nodes": [info for _, info in self.nodes.values()],
-                "constants": self.constants, "edges": self.edges}
+                "constants": self.constants, "edges": self.edges,
+                "module_calls": module_calls(self.nodes.values(), names)}
 
     def _tensor_info(self, t):
         tid = tensor_id(t)
@@ -317,6 +318,59 @@ class GraphBuilder:
                 "is_output": saved.is_output, "packed": saved.packed is not None,
                 "value": None if data is None else value_of(data, self.full_limit)})
         return result
+
+
+def module_calls(entries, names=None):
+    """The ``nn.Module`` calls that made the nodes of ``entries`` (``[node, info]`` pairs).
+
+    Each call is ``{"id": "c3", "module", "class", "parent", "depth", "index", "count"}``:
+    ``module`` is the module's qualified name (``"0"``, ``"fc1"``), or for a module that is no
+    child of another its variable name in ``names`` (``"cell"``), else its class name;
+    ``index`` of ``count`` numbers the calls of one module object in the order they were made;
+    ``parent`` is the call it ran inside. Each node info gets ``"call"``: the innermost call
+    whose sequence range holds the node's sequence number (``None``: made outside any call).
+    """
+    found = {}
+    for node, _ in entries:
+        for call in getattr(node, "_module_calls", ()) if node is not None else ():
+            found.setdefault((id(call[0]), call[1]), call)
+    calls = sorted(found.values(), key=lambda c: (c[1], -c[2]))
+    variables = {id(v): k for k, v in (names or {}).items()
+                 if isinstance(k, str) and not k.startswith("_")
+                 and callable(getattr(v, "named_modules", None)) and not isinstance(v, type)}
+    per_module, result, stack = {}, [], []
+    for number, (module, start, end) in enumerate(calls):
+        per_module.setdefault(id(module), []).append(number)
+        while stack and calls[stack[-1]][2] < start:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        result.append({"id": f"c{number}", "module": module._path or variables.get(
+                           id(module), type(module).__name__),
+                       "class": type(module).__name__,
+                       "parent": None if parent is None else f"c{parent}",
+                       "depth": len(stack), "index": 0, "count": 0})
+        stack.append(number)
+    for numbers in per_module.values():
+        for k, number in enumerate(numbers, 1):
+            result[number].update(index=k, count=len(numbers))
+    _place_nodes(entries, calls)
+    return result
+
+
+def _place_nodes(entries, calls):
+    """Set each node info's ``call``: the innermost call whose range holds its number."""
+    infos = sorted((info for _, info in entries), key=lambda i: i["sequence_nr"])
+    stack, k = [], 0
+    for info in infos:
+        seq = info["sequence_nr"]
+        while k < len(calls) and calls[k][1] < seq:
+            while stack and calls[stack[-1]][2] < calls[k][1]:
+                stack.pop()
+            stack.append(k)
+            k += 1
+        while stack and calls[stack[-1]][2] < seq:
+            stack.pop()
+        info["call"] = f"c{stack[-1]}" if stack else None
 
 
 STRUCTURE_KEYS = ("id", "name", "kind", "sequence_nr", "variable", "num_inputs")
