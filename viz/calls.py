@@ -229,9 +229,16 @@ def _shared_parameters(scene, where, boxes, ids, frames):
     moved, titles = {}, {}
     for acc, sources in feeders.items():
         modules = {module_of.get(s) for s in sources}
-        if len(sources) < 2 or len(modules) != 1 or None in modules:
+        if len(modules) != 1 or None in modules:
             continue
         module = next(iter(modules))
+        if len(sources) == 1:  # read by one call only: inside its box
+            box = next(iter(sources))
+            if box not in scene.items and box in where.values():
+                moved[acc] = box
+                moved.update({k.target: box for k in scene.links
+                              if k.kind == "variable" and k.source == acc})
+            continue
         box = box_id(module) + "-params"
         titles[box] = module
         moved[acc] = box
@@ -248,6 +255,9 @@ def _call_box(item_id, call, members):
     if call.get("count", 1) > 1 and call.get("class"):
         sub = f"{call['class']}, {sub}"
     lines = [Line(clean(title, 60), "title"), Line(clean(sub, 60))]
+    params = sorted(m.name.rsplit(".", 1)[-1] for m in members if m.kind == "leaf")
+    if params:
+        lines.append(Line("params: " + clean(", ".join(params), 40)))
     text = f"{clean(title, 80)}: {plural(len(members), 'element')} of one module call, " \
         "drawn as one box"
     return Item(item_id, "module", text, lines, name=str(call["module"]))
