@@ -21,6 +21,7 @@ import uuid
 
 from viz import engines
 from viz._svg import inline
+from viz.boxes import merge_boxes
 from viz.data import is_tensor
 from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at
@@ -92,7 +93,11 @@ class Playback:
         self.source = _spaced(self.drawing.source)
         scene = self.drawing.scene
         drawn = set(scene.items) | {link.id for link in scene.links}
+        drawn.update(m for ids in scene.members.values() for m in ids)
         self.data = build_frames(recording, drawn)
+        if scene.members:  # a box takes the combined state of the ops inside it
+            names = {n["id"]: n["name"] for n in recording.snapshot.to_dict()["nodes"]}
+            merge_boxes(self.data, scene.members, names)
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)
