@@ -10,15 +10,16 @@ Example:
 
 import copy
 
+from viz.calls import collapse_calls, has_calls
 from viz.collapse import (
     align_modules,
     collapse_modules,
     guess_modules,
     limit_nodes,
+    nearest_part,
     relative_module,
     split_shared,
 )
-from viz.calls import collapse_calls, has_calls
 from viz.data import GraphData, ids_of, is_tensor, load, models_in, modules_of
 from viz.scene import Line
 from viz.text import clean, plural, wrap
@@ -181,12 +182,17 @@ def _auto_collapse(scene, g, obj, names, expand, depth):
         scene.note = f"{total:,} nodes: showing module calls; pass collapse=None for every node"
 
 
-def _auto_limit(scene, g):
+def _auto_limit(scene, total):
     """The default for a graph still too big: its part nearest the output, with a note."""
     if _elements(scene) > AUTO_LIMIT:
         limit_nodes(scene, AUTO_NODES)
-        scene.note = (f"{len(g.nodes):,} nodes: showing the {AUTO_NODES:,} elements nearest "
+        scene.note = (f"{total:,} nodes: showing the {AUTO_NODES:,} elements nearest "
                       "the output; pass max_nodes=None for every node")
+        more = scene.items.get("more")
+        if more is not None:  # count what the cut before the scene left out, too
+            hidden = total - sum(1 for i in scene.items.values() if i.kind in ("fn", "acc"))
+            more.lines[0].text = f"\N{HORIZONTAL ELLIPSIS} {plural(hidden, 'more node')}"
+            more.title = f"{plural(hidden, 'more node')} not drawn (max_nodes)"
 
 
 def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
@@ -197,6 +203,10 @@ def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
     if state is not None:
         snap = _patch_with_state(snap, state)
     g = GraphData(snap)
+    total = len(g.nodes)
+    if collapse == "auto" and max_nodes == "auto" and total > 4 * AUTO_LIMIT and \
+            not has_calls(g):  # most of it will not be drawn: do not build it
+        g = GraphData(nearest_part(snap, 2 * AUTO_NODES))
     opts = Options(view, values, grads, show_saved)
     scene = backward_scene(g, opts) if view == "backward" else forward_scene(g, opts)
     if state is not None:
@@ -213,7 +223,7 @@ def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
     if len(scene.items) > BIG and not scene.members:
         split_shared(scene)
     if max_nodes == "auto" and collapse is not None:
-        _auto_limit(scene, g)
+        _auto_limit(scene, total)
     elif max_nodes not in (None, "auto"):
         limit_nodes(scene, max_nodes)
     if legend:
