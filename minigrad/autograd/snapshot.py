@@ -289,11 +289,12 @@ class GraphBuilder:
             kind = "leaf" if t._requires_grad else "constant"
         else:
             kind = "retained" if retains else "nonleaf"
+        value = value_of(t._data, self.full_limit)
         return {
-            "id": tid, "name": None, "shape": list(t.shape), "dtype": t._data.dtype.name,
+            "id": tid, "name": None, "shape": list(t._data.shape), "dtype": value["dtype"],
             "kind": kind, "requires_grad": t._requires_grad, "is_leaf": t.grad_fn is None,
             "retains_grad": retains, "is_root": is_root, "version": t._version,
-            "value": value_of(t._data, self.full_limit),
+            "value": value,
             "grad": None if t._grad is None else value_of(t._grad._data, self.full_limit),
             "grad_fn": None if t.grad_fn is None else node_id(t.grad_fn),
             "output_nr": t._output_nr,
@@ -315,9 +316,10 @@ class GraphBuilder:
             "pre_hooks": _hooks(node._pre_hooks), "post_hooks": _hooks(node._post_hooks),
             "tensor_hooks": [{"index": i, "name": callable_name(h)}
                              for i, h in (node._tensor_pre_hooks or {}).values()],
-            "retained": sorted(i for i, ref in (node._retained or {}).items()
-                               if ref() is not None),
-            "metadata": {str(k): str(v) for k, v in (node._metadata or {}).items()},
+            "retained": sorted(i for i, ref in node._retained.items() if ref() is not None)
+            if node._retained else [],
+            "metadata": {str(k): str(v) for k, v in node._metadata.items()}
+            if node._metadata else {},
         })
         return info
 
