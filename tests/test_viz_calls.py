@@ -155,3 +155,34 @@ def test_collapsed_stepper_boxes_change_state_as_the_pass_goes_through():
     assert all(look(a) != look(b) for a, b in zip(sequence, sequence[1:]))
     members = {m for ms in play.drawing.scene.members.values() for m in ms}
     assert not members & set(data["classes"])  # only what is drawn has a timeline
+
+
+def test_watching_a_training_loop_keeps_memory_flat_and_shows_module_boxes():
+    import gc
+    import tracemalloc
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Linear(8, 1))
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    x, y = torch.randn(16, 2), torch.randn(16, 1)
+    cells = {"model": model, "x": x, "y": y}
+    watcher = viz.watch(cells)
+    used = []
+    tracemalloc.start()
+    try:
+        for step in range(40):
+            loss = ((model(x) - y) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            cells["loss"] = loss
+            drawing = watcher.update()
+            if step in (9, 39):
+                gc.collect()
+                used.append(tracemalloc.get_traced_memory()[0])
+    finally:
+        tracemalloc.stop()
+    # A leak of each step's graph (tensors, nodes, scene) would add far more than this.
+    assert used[1] - used[0] < 64 * 1024
+    titles = sorted(i.lines[0].text for i in drawing.scene.items.values() if i.kind == "module")
+    assert titles == ["0: Linear", "1: ReLU", "2: Linear"]

@@ -189,12 +189,18 @@ def _follow_nodes(scene, where):
     """Outputs and saved tensors go where their node goes (box or frame)."""
     items = scene.items
     for link in scene.links:
-        if link.kind == "grad_fn" and "root" not in items[link.source].flags:
-            node = link.target
-            if node in where:
-                where.setdefault(link.source, where[node])
-            elif items[node].group:
-                items[link.source].group = items[node].group
+        if link.kind == "grad_fn":  # backward view: tensor -> the node that made it
+            tensor, node = link.source, link.target
+        elif link.kind == "output":  # forward view: op -> the tensor it made
+            node, tensor = link.source, link.target
+        else:
+            continue
+        if "root" in items[tensor].flags:
+            continue
+        if node in where:
+            where.setdefault(tensor, where[node])
+        elif items[node].group:
+            items[tensor].group = items[node].group
     for item in items.values():
         owner = item.id.split("-")[0]
         if item.kind in ("saved", "temp") and owner in items:
