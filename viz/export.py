@@ -119,7 +119,7 @@ def write_frames(playback, directory, granularity="event"):
     return paths
 
 
-def save_html(target, path, title=None, granularity="event", theme="default", names=None,
+def save_html(target, path, title=None, granularity=None, theme="default", names=None,
               gradient=None, retain_graph=None, **draw_options):
     """Write a stepper as one self-contained HTML file that plays in any browser, offline.
 
@@ -128,7 +128,8 @@ def save_html(target, path, title=None, granularity="event", theme="default", na
             callable that calls backward.
         path: where to write (``.html``).
         title: the page's title.
-        granularity: the frames shown first: ``"event"``, ``"node"`` or ``"hooks"``.
+        granularity: the frames shown first: ``"event"``, ``"node"`` or ``"hooks"`` (default:
+            ``"node"`` for a pass of thousands of events, else ``"event"``).
         theme: ``"default"``, ``"mono"`` or ``"classroom"``.
         **draw_options: passed to :func:`viz.draw` (``show_saved``, ``view``, …).
 
@@ -142,7 +143,7 @@ def save_html(target, path, title=None, granularity="event", theme="default", na
     if hasattr(target, "save_html"):
         return target.save_html(path, title=title)
     playback = _playback(target, theme, names, draw_options, gradient, retain_graph)
-    return write_html(playback, path, title, granularity)
+    return write_html(playback, path, title, granularity or playback.granularity)
 
 
 def save_frames(target, directory, granularity="event", theme="default", names=None,
