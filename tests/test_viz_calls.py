@@ -186,3 +186,15 @@ def test_watching_a_training_loop_keeps_memory_flat_and_shows_module_boxes():
     assert used[1] - used[0] < 64 * 1024
     titles = sorted(i.lines[0].text for i in drawing.scene.items.values() if i.kind == "module")
     assert titles == ["0: Linear", "1: ReLU", "2: Linear"]
+
+
+def test_a_failed_big_layout_says_how_to_draw_less(monkeypatch):
+    monkeypatch.setattr(engines, "HUGE", 3)
+    monkeypatch.setattr(engines, "HINT_FROM", 3)
+    monkeypatch.setattr(engines, "PROGRESS_EVERY", 0.01)
+    engine = engines.SystemDot()
+    if not engine.available():
+        pytest.skip("the system dot is not installed")
+    source = viz.draw(chain_loss(10), names={}).source.replace("->", "-> -> ->", 1)
+    with pytest.raises(engines.RenderError, match="max_nodes=300"):
+        engine.render(source)

@@ -37,6 +37,7 @@ ENV_VAR = "MINIGRAD_VIZ_ENGINE"
 TIMEOUT = 120          # seconds for a picture of ordinary size
 HUGE, HUGE_TIMEOUT = 1500, 900   # from this many boxes on: report progress, wait longer
 PROGRESS_EVERY = 10    # seconds between progress reports of a huge layout
+HINT_FROM = 300        # a failed layout of this many boxes says how to draw fewer
 SMALLER = ("for a smaller picture pass collapse=\"modules\" (one box per module call) or "
            "max_nodes=300 (the part nearest the output)")
 
@@ -110,7 +111,7 @@ class _Command(Engine):
                                   f"{boxes:,} boxes; {SMALLER}") from exc
         if process.returncode != 0 or not out:
             message = err.decode("utf-8", "replace").strip().splitlines()[:3]
-            hint = f"; {SMALLER}" if boxes >= HUGE else ""
+            hint = f"; {SMALLER}" if boxes >= HINT_FROM else ""
             raise RenderError(f"{self.name} failed (exit {process.returncode}): "
                               + " / ".join(message) + hint)
         return out
