@@ -32,6 +32,7 @@ import numpy as np  # noqa: E402
 import minigrad  # noqa: E402
 from minigrad.autograd import engine, observe  # noqa: E402
 from minigrad.autograd.graph import record  # noqa: E402
+from minigrad.grad_mode import state  # noqa: E402
 
 clock = time.process_time
 NODES = 10_000
@@ -100,7 +101,7 @@ def time_backward(mode, stripped):
         return clock() - start
     finally:
         engine.execute = original
-        if noop in observe.observers:
+        if noop in state.observers:
             observe.remove_observer(noop)
 
 

@@ -17,6 +17,7 @@ from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
 from minigrad.autograd.snapshot import STRUCTURE_KEYS
+from minigrad.grad_mode import state
 
 __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
            "structure_info", "structure_saved_names", "structure_edges"]
@@ -233,12 +234,12 @@ class EventCollector(observe.Emitter):
         observe.add_observer(self)
 
     def detach(self):
-        if self in observe.observers:
+        if self in state.observers:
             observe.remove_observer(self)
 
     # ----------------------------------------------------------------- conversion
     def _pass(self, kind, fields):
-        pass_id = fields.get("pass_id", observe.current_pass)
+        pass_id = fields.get("pass_id", state.backward_pass)
         if pass_id is None:
             return None
         number = self.passes.get(pass_id)

@@ -287,7 +287,7 @@ def _link(ctx, args, outputs, Tensor):
         ctx._saved = tuple([None if t is None else _save(ctx, t, outputs, result, Tensor)
                             for t in ctx._to_save])
         ctx._to_save = ()
-    if observe.observers:
+    if state.observers:
         observe.emit("node_created", node=ctx, outputs=result)
     return result
 

@@ -155,7 +155,6 @@ def forward_op_name(node):
 
 
 def _modified_inplace_message(saved, node):
-    from minigrad import autograd
     from minigrad._dtype import to_dtype
     data = saved.tensor._data if saved.tensor is not None else saved.data
     shape, tensor_type = list(data.shape), to_dtype(data.dtype).tensor_type
@@ -163,7 +162,7 @@ def _modified_inplace_message(saved, node):
                                              else None)
     where = f", which is output {saved.output_nr} of {forward_op_name(producer)}," \
         if producer else ""
-    if autograd.anomaly_mode.enabled:
+    if state.anomaly:
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. "
                 "Good luck!")
@@ -203,7 +202,7 @@ class Node:
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
-        if anomaly_mode.enabled:        # keep the forward stack in metadata["traceback_"]
+        if state.anomaly:        # keep the forward stack in metadata["traceback_"]
             anomaly_mode.store_stack(self)
 
     def name(self):
@@ -300,7 +299,7 @@ class AccumulateGrad(Node):
                 before = before.detach().clone()
             variable._grad = _accumulate(variable._grad, grad)
             if notify:
-                notify("grad_accumulated", pass_id=observe.current_pass, node=self,
+                notify("grad_accumulated", pass_id=state.backward_pass, node=self,
                        tensor=variable, before=before, after=variable._grad)
         if variable._post_acc_hooks:  # like PyTorch, also when no gradient arrived
             previous, state.grad_enabled = state.grad_enabled, False
@@ -308,7 +307,7 @@ class AccumulateGrad(Node):
                 for hook in list(variable._post_acc_hooks.values()):
                     hook(variable)
                     if notify:
-                        notify("post_accumulate_hook", pass_id=observe.current_pass, node=self,
+                        notify("post_accumulate_hook", pass_id=state.backward_pass, node=self,
                                tensor=variable, hook=hook)
             finally:
                 state.grad_enabled = previous

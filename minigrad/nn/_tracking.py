@@ -22,6 +22,7 @@ were open when this node was created".
 import weakref
 
 from minigrad.autograd import observe
+from minigrad.grad_mode import state
 from minigrad.tensor import Tensor
 
 __all__ = ["tag_outputs", "emit_module_call", "ModuleScopes"]
@@ -45,7 +46,7 @@ def tag_outputs(outputs, path):
 
 def emit_module_call(module, phase, inputs, outputs=None):
     """Tell the observers (if any) that ``module`` is entered or exited."""
-    if observe.observers:
+    if state.observers:
         name = module._path or type(module).__name__
         observe.emit("module_call", module=module, name=name, phase=phase, inputs=inputs,
                      outputs=outputs)
