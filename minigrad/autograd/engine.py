@@ -66,10 +66,20 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
         if notify:
             notify.node_ready(pass_id, n, ready)
 
+    # ``single``: the one ready node, while no other is ready (a chain), kept out of the heap.
+    # Without observers, a node that becomes ready when the queue is empty waits there; a
+    # second ready node sends it to the heap (with the order number it got when it became
+    # ready), so the order is the heap's.
+    single = single_order = None
     try:
         make_ready(graph_root)
-        while ready:
-            node = heapq.heappop(ready)[2]
+        while True:
+            if single is not None:
+                node, single = single, None
+            elif ready:
+                node = heapq.heappop(ready)[2]
+            else:
+                break
             grads_in = buffers.pop(node)
             if anomaly:  # nodes created while this one runs get it as metadata["parent_"]
                 state.anomaly_parent = node
@@ -91,7 +101,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
             if is_leaf:
                 journal.remember(node.variable, in_place=not create_graph)
-            grads_out = _validate(node, node.apply(tuple(grads_in)))
+            grads_out = node.apply(tuple(grads_in))
+            if not node._trusted or anomaly:
+                grads_out = _validate(node, grads_out)
             if needed is not None and _is_builtin(node):
                 grads_out = _drop_unneeded(node, grads_out, needed, captures)
             if notify:
@@ -120,7 +132,15 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if pending > 0:
                     continue
                 if needed is None or needed[next_node] or next_node in captures:
-                    make_ready(next_node)
+                    if notify:
+                        make_ready(next_node)
+                    elif single is None and not ready:
+                        single, single_order = next_node, next(order)
+                    else:
+                        if single is not None:  # a second ready node: both go to the heap
+                            heapq.heappush(ready, (-single._seq, single_order, single))
+                            single = None
+                        heapq.heappush(ready, (-next_node._seq, next(order), next_node))
                 else:  # like PyTorch: a node that does not lead to ``inputs`` is not even queued
                     del buffers[next_node]
                     if notify:

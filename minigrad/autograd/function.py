@@ -20,8 +20,9 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_ad, observe
-from minigrad.autograd.node import Node, SavedTensor, _tensor_class
+from minigrad.autograd import anomaly_mode, forward_ad, observe
+from minigrad.autograd import node as _node
+from minigrad.autograd.node import Node, SavedTensor, _sequence, _tensor_class
 from minigrad.grad_mode import state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx"]
@@ -116,10 +117,12 @@ class Function:
     node_name = None     # the class name of the node in the graph
     saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
 
+    _node_base = None  # the base class of the nodes (BackwardNode; _BuiltinNode for _Op)
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
-        cls._backward_cls = type(name, (BackwardNode,), {
+        cls._backward_cls = type(name, (cls._node_base or BackwardNode,), {
             "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
             "__module__": cls.__module__, "__qualname__": name})
 
@@ -187,10 +190,107 @@ class Function:
     multi_output_view = False  # returns several views (split, unbind): none may change in place
 
 
+class _BuiltinNode(BackwardNode):
+    """The node of a built-in op: its ``backward`` returns one gradient (or None) per argument
+    of ``forward``, each of the right shape and dtype by construction, so the engine does not
+    check them (``_trusted``)."""
+
+    _trusted = True
+
+    def apply(self, grad_outputs):
+        if self._materialize_grads and (grad_outputs[0] is None if len(grad_outputs) == 1
+                                        else _contains(grad_outputs, None)):
+            return BackwardNode.apply(self, grad_outputs)  # zeros for the missing gradients
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        if type(grads) is not tuple:
+            grads = (grads,)
+        needs = self.needs_input_grad
+        return tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
+
+
+_RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
+_NO_NEEDS = [(False,) * n for n in range(8)]
+
+
 class _Op(Function):
-    """Base of minigrad's built-in ops: ``forward`` gets tensors and returns NumPy arrays."""
+    """Base of minigrad's built-in ops: ``forward`` gets tensors and returns NumPy arrays.
+
+    Built-in ops share a lean ``apply``: the node is the ``ctx`` (no other object), and the
+    common case, one new array from ``forward``, is linked into the graph in one place
+    (``_link_array``); everything else goes through the general ``_link``.
+    """
 
     _forward_on_arrays = True
+    _node_base = _BuiltinNode
+
+    @classmethod
+    def apply(cls, *args):
+        Tensor = _node._Tensor or _tensor_class()
+        record = False
+        if state.grad_enabled:
+            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            record = True in needs
+        node_cls = cls._backward_cls
+        node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
+        if record:  # Node.__init__, inlined
+            node._seq = next(_sequence)
+            if state.anomaly:
+                anomaly_mode.store_stack(node)
+            node.needs_input_grad = needs
+        else:  # the ctx of a computation without a graph (e.g. in a backward formula)
+            node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
+                (False,) * len(args))
+        outputs = cls.forward(node, *args)
+        if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
+            if not record:
+                return Tensor._make(outputs)  # the common case without a graph: a new array
+            if not node._dirty:
+                return _link_array(node, args, outputs, Tensor)
+        single = not isinstance(outputs, tuple)
+        if single:
+            outputs = (outputs,)
+        if node._dirty:
+            _check_dirty(node, args, outputs, Tensor)
+        if record:
+            result = _link(node, args, outputs, Tensor)
+        else:
+            result = tuple([_as_tensor(o, Tensor) for o in outputs])
+        if cls.is_view:
+            _mark_views(args[0], result)
+        if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
+            forward_ad.propagate(cls, node, args, result)
+        return result[0] if single else result
+
+
+def _link_array(node, args, data, Tensor):
+    """``_link`` for the common case: a built-in op returned one new array."""
+    edges = []
+    all_tensors = True
+    for a in args:
+        if isinstance(a, Tensor):
+            if not a._requires_grad:
+                edges.append(_NO_EDGE)
+            elif a.grad_fn is not None:
+                edges.append((a.grad_fn, a._output_nr))
+            else:
+                edges.append((a._grad_accumulator(), 0))
+        else:
+            all_tensors = False
+    node.next_functions = tuple(edges)
+    node._tensor_positions = _RANGES[len(args)] if all_tensors and len(args) < 8 else tuple(
+        [i for i, a in enumerate(args) if isinstance(a, Tensor)])
+    node._input_refs = tuple([weakref.ref(a) for a in args if isinstance(a, Tensor)])
+    out = Tensor._make(data, True, node, 0)
+    node._output_refs = (weakref.ref(out),)
+    node._output_meta = ((data.shape, data.dtype),)
+    if node._to_save:
+        outputs, result = (data,), (out,)
+        node._saved = tuple([None if t is None else _save(node, t, outputs, result, Tensor)
+                             for t in node._to_save])
+        node._to_save = ()
+    if state.observers:
+        observe.emit("node_created", node=node, outputs=(out,))
+    return out
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
