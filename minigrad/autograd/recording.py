@@ -174,7 +174,7 @@ class Recording:
 
     def caption(self, i):
         """The one-sentence description of event ``i``."""
-        return self._ready().caption(i % len(self._events))
+        return self.state_at(i)["caption"]
 
     def frames(self):
         """Every state, in order (``state_at(0)``, ``state_at(1)``, …)."""
