@@ -264,29 +264,37 @@ class _Op(Function):
 
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
-    edges = []
-    all_tensors = True
+    edges, refs = [], []
     for a in args:
         if isinstance(a, Tensor):
+            refs.append(weakref.ref(a))
             if not a._requires_grad:
                 edges.append(_NO_EDGE)
             elif a.grad_fn is not None:
                 edges.append((a.grad_fn, a._output_nr))
             else:
                 edges.append((a._grad_accumulator(), 0))
-        else:
-            all_tensors = False
     node.next_functions = tuple(edges)
-    node._tensor_positions = _RANGES[len(args)] if all_tensors and len(args) < 8 else tuple(
+    n = len(args)
+    node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-    node._input_refs = tuple([weakref.ref(a) for a in args if isinstance(a, Tensor)])
+    node._input_refs = tuple(refs)
     out = Tensor._make(data, True, node, 0)
     node._output_refs = (weakref.ref(out),)
     node._output_meta = ((data.shape, data.dtype),)
-    if node._to_save:
-        outputs, result = (data,), (out,)
-        node._saved = tuple([None if t is None else _save(node, t, outputs, result, Tensor)
-                             for t in node._to_save])
+    to_save = node._to_save
+    if to_save:
+        saved = []
+        for t in to_save:
+            if t is None:
+                saved.append(None)
+            elif t is data:  # the array forward returned: the output
+                saved.append(SavedTensor(out, node, True))
+            elif isinstance(t, Tensor):
+                saved.append(SavedTensor(t, node, t is out))
+            else:
+                saved.append(_save(node, t, (data,), (out,), Tensor))  # its error
+        node._saved = tuple(saved)
         node._to_save = ()
     if state.observers:
         observe.emit("node_created", node=node, outputs=(out,))

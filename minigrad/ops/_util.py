@@ -55,13 +55,50 @@ class WrappedNumber(Tensor):
     __slots__ = ()
 
 
+# The 0-d arrays of the numbers used as operands, and their casts ({id(array): {dtype: cast}}),
+# made once per number: ``y * 0.999`` in a loop makes neither an array nor a cast per op. The
+# arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
+_NUMBER_ARRAYS = {}
+_CASTS = {}
+_CACHE_SIZE = 1024
+
+
+def _number_array(value):
+    key = (type(value), value)
+    try:
+        array = _NUMBER_ARRAYS.get(key)
+    except TypeError:  # an unhashable NumPy number: no cache
+        return np.asarray(value)
+    if array is None:
+        array = np.asarray(value)
+        # Not cached: NaN (NaN != NaN: never found again) and zero (0.0 == -0.0, one key)
+        if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and value != 0:
+            array.flags.writeable = False
+            _NUMBER_ARRAYS[key] = array
+            _CASTS[id(array)] = {}
+    return array
+
+
+def _cast(data, dtype):
+    """``data.astype(dtype)``, kept for the arrays of cached numbers."""
+    casts = _CASTS.get(id(data))
+    if casts is None:
+        return data.astype(dtype)
+    cast = casts.get(dtype)
+    if cast is None:
+        cast = casts[dtype] = data.astype(dtype)
+        cast.flags.writeable = False
+    return cast
+
+
 def as_tensor_operand(value, like):
     """Turn a Python number into a WrappedNumber; pass tensors through; ``like`` is the other
     operand (kept for the signature: a number's dtype does not depend on it)."""
     if isinstance(value, Tensor):
         return value
     if isinstance(value, _NUMBERS):
-        return WrappedNumber._make(np.asarray(value))
+        array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None
+        return WrappedNumber._make(array if array is not None else _number_array(value))
     if isinstance(value, (list, tuple, np.ndarray)):
         from minigrad.factories import tensor
         return tensor(value)
@@ -85,12 +122,16 @@ def cast_numbers(a, b):
         return data_a, data_b, None
     if (type(b) is WrappedNumber and type(a) is not WrappedNumber
             and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
-        return data_a, data_b.astype(data_a.dtype), data_a.dtype  # x * 2: x's dtype wins
+        casts = _CASTS.get(id(data_b))  # (_cast, inlined)
+        cast = casts.get(data_a.dtype) if casts is not None else None
+        if cast is None:
+            cast = _cast(data_b, data_a.dtype)
+        return data_a, cast, data_a.dtype  # x * 2: x's dtype wins
     dtype = result_dtype(a, b)
     if type(a) is WrappedNumber:
-        data_a = data_a.astype(dtype)
+        data_a = _cast(data_a, dtype)
     if type(b) is WrappedNumber:
-        data_b = data_b.astype(dtype)
+        data_b = _cast(data_b, dtype)
     return data_a, data_b, dtype
 
 
