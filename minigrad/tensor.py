@@ -141,6 +141,10 @@ class Tensor:
         self._grad = None
         self._base = None
 
+    def _array_for(self, dtype):
+        """The array a backward on arrays computes with, next to a gradient of ``dtype``."""
+        return self._data
+
     def __getattr__(self, name):
         if name == "_version_counter":  # made on first use: most tensors never need one
             counter = self._version_counter = [0]

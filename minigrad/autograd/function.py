@@ -57,10 +57,16 @@ class BackwardNode(FunctionCtx, Node):
     needs_input_grad = ()
     _tensor_positions = ()  # where the tensors are among the arguments of ``forward``
 
+    _array_dtype = None  # while a built-in backward runs on arrays: the gradient's dtype
+
     @property
     def saved_tensors(self):
         if self._saved is None:
             return ()
+        if self._array_dtype is not None:  # a backward on arrays gets arrays
+            dtype = self._array_dtype
+            return tuple([None if s is None else s.unpack(self)._array_for(dtype)
+                          for s in self._saved])
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     def _saved_names(self):
@@ -193,19 +199,60 @@ class Function:
 class _BuiltinNode(BackwardNode):
     """The node of a built-in op: its ``backward`` returns one gradient (or None) per argument
     of ``forward``, each of the right shape and dtype by construction, so the engine does not
-    check them (``_trusted``)."""
+    check them (``_trusted``).
+
+    Without ``create_graph`` (grad mode off), the ``backward`` of an op that declares
+    ``array_backward`` runs on NumPy arrays: the same formula, with the gradient and the saved
+    tensors as arrays (a saved number cast to the gradient's dtype, as the op's forward casts
+    it), and each result cast to the dtype of the input it is for.
+    """
 
     _trusted = True
 
     def apply(self, grad_outputs):
-        if self._materialize_grads and (grad_outputs[0] is None if len(grad_outputs) == 1
-                                        else _contains(grad_outputs, None)):
+        if len(grad_outputs) == 1:
+            grad = grad_outputs[0]
+            if grad is not None and self._forward_cls.array_backward and \
+                    not state.grad_enabled:
+                return self._apply_on_arrays(grad)
+            missing = grad is None
+        else:
+            missing = _contains(grad_outputs, None)
+        if missing and self._materialize_grads:
             return BackwardNode.apply(self, grad_outputs)  # zeros for the missing gradients
         grads = self._forward_cls.backward(self, *grad_outputs)
         if type(grads) is not tuple:
             grads = (grads,)
         needs = self.needs_input_grad
         return tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
+
+    def _apply_on_arrays(self, grad_tensor):
+        grad = grad_tensor._data
+        self._array_dtype = grad.dtype
+        try:
+            grads = self._forward_cls.backward(self, grad)
+        finally:
+            self._array_dtype = None
+        if type(grads) is not tuple:
+            grads = (grads,)
+        needs, make = self.needs_input_grad, _node._Tensor._make
+        result = []
+        for k, i in enumerate(self._tensor_positions):
+            g = grads[i] if needs[i] else None
+            if g is grad:  # passed through (e.g. by add): the tensor that came in
+                g = grad_tensor
+            elif g is not None:
+                if type(g) is not np.ndarray:  # a NumPy scalar
+                    g = np.asarray(g)
+                node, input_nr = self.next_functions[k]
+                dtype = node._output_meta[input_nr][1] if node is not None else None
+                if dtype is not None and g.dtype is not dtype and g.dtype != dtype:
+                    g = g.astype(dtype)
+                g = make(g)
+            result.append(g)
+        return tuple(result)
+
+
 
 
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
@@ -222,6 +269,7 @@ class _Op(Function):
 
     _forward_on_arrays = True
     _node_base = _BuiltinNode
+    array_backward = False  # True: ``backward`` also computes on arrays (see _BuiltinNode)
 
     @classmethod
     def apply(cls, *args):

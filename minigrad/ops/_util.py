@@ -42,6 +42,7 @@ def _quiet_decorator():
 quiet = _quiet_decorator()
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 _DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
 
@@ -53,6 +54,15 @@ class WrappedNumber(Tensor):
     before an op computes with it. It prints as a plain tensor."""
 
     __slots__ = ()
+
+    def _array_for(self, dtype):
+        """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a
+        float32 ``x`` by float32(0.999)), unless the number is of a higher kind."""
+        data = self._data
+        if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
+                data.dtype.kind, 3):
+            return data
+        return _cast(data, dtype)
 
 
 # The 0-d arrays of the numbers used as operands, and their casts ({id(array): {dtype: cast}}),
@@ -159,7 +169,10 @@ def _rank(t):
 
 
 def sum_to(grad, shape):
-    """Sum ``grad`` down to ``shape``: the backward of an implicit broadcast."""
+    """Sum ``grad`` (a tensor, or an array in a backward on arrays) down to ``shape``: the
+    backward of an implicit broadcast."""
+    if not isinstance(grad, Tensor):  # an array, or the NumPy scalar of a 0-d result
+        return _sum_array_to(np.asarray(grad), shape)
     if grad._data.shape == shape:
         return grad
     if shape == ():
@@ -170,6 +183,15 @@ def sum_to(grad, shape):
     if dims:
         grad = grad.sum(dims, keepdim=True)
     return grad.view(shape) if grad.shape != shape else grad
+
+
+def _sum_array_to(grad, shape):
+    if grad.shape == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+    return np.asarray(grad.sum(dims, keepdims=True)).reshape(shape)
 
 
 def normalize_dim(dim, ndim, op=None):
