@@ -276,7 +276,12 @@ class _Op(Function):
         Tensor = _node._Tensor or _tensor_class()
         record = False
         if state.grad_enabled:
-            needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            if len(args) == 2:  # (the commonest arity, without a list)
+                a, b = args
+                needs = (isinstance(a, Tensor) and a._requires_grad,
+                         isinstance(b, Tensor) and b._requires_grad)
+            else:
+                needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             record = True in needs
         node_cls = cls._backward_cls
         node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
