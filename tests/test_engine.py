@@ -9,6 +9,7 @@ in the order of the edges that made them ready) is tested on its own.
 import random
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -386,3 +387,24 @@ def test_record_collects_only_the_events_of_its_own_thread():
     created = [e for e in rec.events if e["kind"] == "node_created"]
     assert len(starts) == 1 and len(created) == 2   # MulBackward0, SumBackward0 of this thread
     assert b.grad.item() == 10.0
+
+
+# ---------------------------------------------------------------------------- backward on arrays
+def _arithmetic_grads(lib, create_graph):
+    """Gradients through the ops whose backward also runs on arrays (mul, div, sub, rsub,
+    neg), with numbers, mixed dtypes and a division by zero."""
+    x = lib.tensor([0.3, -1.7, 0.0], requires_grad=True)
+    w = lib.tensor([1.1, 0.25, 3.0], dtype=lib.float64, requires_grad=True)
+    y = ((x * 0.999 - 0.001) / 3 * w - (2.5 - x) / x).sum() + (-x * 7).sum()
+    grads = lib.autograd.grad(y, (x, w), create_graph=create_graph)
+    return [g.detach() for g in grads] + [g.requires_grad for g in grads]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_backward_on_arrays_gives_torch_values_and_dtypes(oracle, create_graph):
+    from oracle import assert_matches
+    expected = oracle(lambda torch: _arithmetic_grads(torch, create_graph))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 1/0 = inf silently, as in torch
+        got = _arithmetic_grads(minigrad, create_graph)
+    assert_matches(got, expected)

@@ -224,13 +224,22 @@ class _BuiltinNode(BackwardNode):
         if type(grads) is not tuple:
             grads = (grads,)
         needs = self.needs_input_grad
-        return tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
+        grads = tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
+        for k, g in enumerate(grads):  # mixed dtypes: each gradient in its input's dtype
+            if g is not None:
+                node, input_nr = self.next_functions[k]
+                if node is not None:
+                    dtype = node._output_meta[input_nr][1]
+                    if dtype is not None and g._data.dtype is not dtype and \
+                            g._data.dtype != dtype:
+                        return _cast_grads(self, grads)
+        return grads
 
     def _apply_on_arrays(self, grad_tensor):
         grad = grad_tensor._data
         self._array_dtype = grad.dtype
-        try:
-            grads = self._forward_cls.backward(self, grad)
+        try:  # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
+            grads = (_quiet_backward or _make_quiet_backward())(self, grad)
         finally:
             self._array_dtype = None
         if type(grads) is not tuple:
@@ -253,6 +262,29 @@ class _BuiltinNode(BackwardNode):
         return tuple(result)
 
 
+
+
+def _cast_grads(node, grads):
+    """Each gradient in the dtype of the input it is for (``x * w`` with float32 ``x`` and
+    float64 ``w``: ``x``'s gradient is float32), as the engine's check would cast it."""
+    result = []
+    for (next_node, input_nr), g in zip(node.next_functions, grads):
+        if g is not None and next_node is not None:
+            dtype = next_node._output_meta[input_nr][1]
+            if dtype is not None and g._data.dtype != dtype:
+                g = g.to(dtype)
+        result.append(g)
+    return tuple(result)
+
+
+_quiet_backward = None
+
+
+def _make_quiet_backward():
+    global _quiet_backward
+    from minigrad.ops._util import quiet  # (the ops import this module)
+    _quiet_backward = quiet(lambda node, grad: node._forward_cls.backward(node, grad))
+    return _quiet_backward
 
 
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
