@@ -174,14 +174,22 @@ class Replayer:
         while p.sends and p.pending.get(node, 0) > 0:
             self._deliver(p, p.sends.pop(0))
         p.pending.pop(node, None)
-        p.ready = list(event["queue"])
+        if "queue" in event:  # recordings made before the queue was stored as its changes
+            p.ready = list(event["queue"])
+        else:
+            p.ready.insert(event["at"], node)
 
     def _on_node_started(self, state, p, event):
         self._deliver_all(p)
         p.node = event["node"]
         p.inputs = list(event["grads"])
         p.buffers.pop(p.node, None)
-        p.ready = list(event["queue"])
+        if "queue" in event:
+            p.ready = list(event["queue"])
+        elif p.ready and p.ready[0] == p.node:  # the engine runs the head of its queue
+            del p.ready[0]
+        elif p.node in p.ready:
+            p.ready.remove(p.node)
 
     def _on_tensor_hook(self, state, p, event):
         if p.inputs is not None and event["index"] < len(p.inputs):
@@ -278,8 +286,9 @@ class Replayer:
             state.exported = ({t: values(r) for t, r in state.grads.items()},
                               {n: list(names) for n, names in state.released.items()})
         grads, released = state.exported
+        caption = self.caption(state.i, p.ready if p is not None else None)
         frame = {
-            "i": state.i, "kind": event["kind"], "caption": self.caption(state.i),
+            "i": state.i, "kind": event["kind"], "caption": caption,
             "pass": event["pass"], "api": None, "node": None, "inputs": None, "ran": [],
             "skipped": [], "pending": {}, "ready": [], "buffers": {}, "captured": {},
             "finished": False, "error": None,

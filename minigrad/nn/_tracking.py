@@ -30,6 +30,7 @@ import weakref
 
 from minigrad.autograd import node as _node
 from minigrad.autograd import observe
+from minigrad.grad_mode import state
 from minigrad.tensor import Tensor
 
 __all__ = ["tag_outputs", "call_started", "emit_module_call", "ModuleScopes"]
@@ -63,7 +64,7 @@ def tag_outputs(outputs, path, call=None):
 
 def emit_module_call(module, phase, inputs, outputs=None):
     """Tell the observers (if any) that ``module`` is entered or exited."""
-    if observe.observers:
+    if state.observers:
         name = module._path or type(module).__name__
         observe.emit("module_call", module=module, name=name, phase=phase, inputs=inputs,
                      outputs=outputs)
