@@ -4,6 +4,7 @@ import functools
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
@@ -43,7 +44,7 @@ quiet = _quiet_decorator()
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
-_DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
+_DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: None}  # 2: the default dtype
 
 
 class WrappedNumber(Tensor):
@@ -106,7 +107,7 @@ def result_dtype(*tensors):
                 and _rank(t) == rank]
         if pool:
             if rank == 0:
-                return _DEFAULT[top]
+                return _DEFAULT[top] or _dtype.default_float.numpy
             return np.result_type(*pool)
     return np.result_type(*dtypes)
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from minigrad._dtype import to_dtype
+from minigrad._dtype import check_scalar, to_dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import as_tensor_operand, normalize_dim, result_dtype, sum_to
 from minigrad.ops.indexing import Select, Slice
@@ -161,7 +161,7 @@ class MaskedFill(_Op):
     @staticmethod
     def forward(ctx, x, mask, value):
         ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
-        shape = _broadcast_shape(x, ctx.mask)
+        shape = _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
         value = np.asarray(value).astype(x._data.dtype)
         return np.where(mask, value, np.broadcast_to(x._data, shape))
 
@@ -180,7 +180,7 @@ class MaskedFillTensor(_Op):
     def forward(ctx, x, mask, value):
         ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
         ctx.value_dtype = value._data.dtype
-        shape = _broadcast_shape(x, ctx.mask)
+        shape = _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
         data = value._data.astype(x._data.dtype)
         return np.where(mask, data, np.broadcast_to(x._data, shape))
 
@@ -223,6 +223,8 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{type(condition).__name__}")
+    if condition._data.dtype == np.uint8:  # NB: PyTorch also warns that this is deprecated
+        condition = Tensor._make(condition._data.astype(bool))
     if condition._data.dtype != np.bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.tensor_type[:-6]}")
@@ -246,4 +248,4 @@ def masked_fill(x, mask, value):
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.ndim} dimension(s).")
         return MaskedFillTensor.apply(x, mask._data, value)
-    return MaskedFill.apply(x, mask._data, value)
+    return MaskedFill.apply(x, mask._data, check_scalar(value, x.dtype))

@@ -13,6 +13,7 @@ other's derivative, so that gradients of gradients work. Repeated indices accumu
 
 import numpy as np
 
+from minigrad._dtype import check_scalar
 from minigrad.autograd.function import _Op
 from minigrad.grad_mode import state
 from minigrad.ops import shape as shape_ops
@@ -198,13 +199,25 @@ def _consumed(item):
     return array.ndim if array.dtype == bool else 1
 
 
+def _zero_dim_message(items):
+    """PyTorch's message for an index that a 0-d tensor cannot take."""
+    used = [item for item in items if _consumed(item)]
+    first = used[0]
+    if len(used) == 1 and isinstance(first, int) and not isinstance(first, bool):
+        return ZERO_DIM if first == 0 else (f"index {first} is out of bounds for dimension 0 "
+                                            "with size 0")
+    if len(used) == 1 and isinstance(first, slice):
+        return "slice() cannot be applied to a 0-dim tensor."
+    return "too many indices for tensor of dimension 0"
+
+
 def _plan(shape, index, whole_slice_is_step):
     """Take ``index`` apart for a tensor of ``shape``; check bounds with PyTorch's messages."""
     items = index if isinstance(index, tuple) else (index,)
     used = sum(_consumed(item) for item in items)
     if used > len(shape):
         if not shape:
-            raise IndexError(ZERO_DIM)
+            raise IndexError(_zero_dim_message(items))
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
     ellipsis_dims = len(shape) - used
     plan, shape = _Plan(), list(shape)
@@ -320,6 +333,8 @@ def select(x, dim, index):
 
 def narrow(x, dim, start, length):
     """``length`` elements from ``start`` along ``dim`` (a view)."""
+    if x.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, x.ndim)
     start = start + x.shape[dim] if start < 0 else start
     if not 0 <= start <= start + length <= x.shape[dim]:
@@ -331,6 +346,8 @@ def narrow(x, dim, start, length):
 def index_select(x, dim, index):
     """The entries of the vector ``index`` along ``dim``; a 0-d ``x`` takes one index (0)."""
     dim = normalize_dim(dim, x.ndim)
+    if isinstance(index, Tensor) and index._data.dtype.kind not in "iub":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     array = _as_index_array(index)
     if array.ndim > 1 or array.dtype == bool:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -434,6 +451,8 @@ def setitem(x, index, value):
     through_view = bool(plan.steps)
     if state.grad_enabled and x._requires_grad and x.grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE if through_view else LEAF_INPLACE)
+    if isinstance(value, (int, float)):
+        check_scalar(value, x.dtype)
     value = as_tensor_operand(value, x)
     region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan)
     if plan.arrays:

@@ -10,11 +10,12 @@ import weakref
 
 import numpy as np
 
+from minigrad._dtype import can_cast, cast_error, check_scalar
 from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
-from minigrad.ops import arithmetic, pointwise
+from minigrad.ops import arithmetic, combine, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
 from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
@@ -55,7 +56,7 @@ class Fill(_Op):
 
     @staticmethod
     def forward(ctx, x, value):
-        return np.full_like(x._data, value)
+        return np.full_like(x._data, check_scalar(value, x.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -138,12 +139,11 @@ def _write(x, result):
     if data.shape != x._data.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
                            f"{list(np.broadcast_shapes(data.shape, x._data.shape))}")
-    if not np.can_cast(data.dtype, x._data.dtype, "same_kind"):
-        raise RuntimeError(f"result type {result.dtype.tensor_type[:-6]} can't be cast to the "
-                           f"desired output type {x.dtype.tensor_type[:-6]}")
+    if not can_cast(result.dtype, x.dtype):
+        raise cast_error(result.dtype, x.dtype)
     if not x._data.flags.writeable:
         raise RuntimeError(OVERLAPPING)
-    np.copyto(x._data, data, casting="same_kind")
+    np.copyto(x._data, data, casting="unsafe")
     x._version_counter[0] += 1
 
 
@@ -357,7 +357,14 @@ def copy_(x, src):
 
 
 def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    dtype = pointwise.clamp_dtype(x, min, max)
+    if not can_cast(dtype, x.dtype):  # this message names the C++ type
+        raise cast_error(dtype, x.dtype, cpp=True)
     return inplace(x, pointwise.clamp, min, max)
+
+
+def masked_fill_(x, mask, value):
+    return inplace(x, combine.masked_fill, mask, value)
 
 
 def _unary(func):
@@ -387,6 +394,6 @@ def round_(x, *, decimals=0):
 
 
 __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "zero_", "fill_",
-            "copy_", "clamp_",
+            "copy_", "clamp_", "masked_fill_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]

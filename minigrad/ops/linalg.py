@@ -65,6 +65,8 @@ class Mv(_Op):
 
     @staticmethod
     def forward(ctx, a, v):
+        if a.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if a.ndim != 2 or v.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
         if a.shape[1] != v.shape[0]:

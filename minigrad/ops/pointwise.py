@@ -4,6 +4,7 @@ import builtins
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops.arithmetic import MulScalar
 from minigrad.tensor import Tensor
@@ -11,14 +12,14 @@ from minigrad.tensor import Tensor
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
            "SigmoidBackward", "Relu", "ThresholdBackward", "Sqrt",
            "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
-           "abs", "clamp", "square", "log1p", "to_copy", "Sign", "Sgn", "sign", "Round",
-           "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
+           "abs", "clamp", "clamp_dtype", "square", "log1p", "to_copy", "Sign", "Sgn", "sign",
+           "Round", "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
 
 def _floating(a):
-    """The data of ``a`` as floats: integer tensors are promoted to float32 like PyTorch."""
+    """The data of ``a`` as floats: integer tensors are promoted to the default dtype."""
     data = a._data
-    return data if data.dtype.kind == "f" else data.astype(np.float32)
+    return data if data.dtype.kind == "f" else data.astype(_dtype.default_float.numpy)
 
 
 def _quiet(func, data):
@@ -198,6 +199,8 @@ class Relu(_Op):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         result = np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
@@ -252,6 +255,8 @@ class Abs(_Op):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise _dtype.not_implemented("abs_cpu", x.dtype)
         ctx.save_for_backward(x)
         return np.abs(x._data)
 
@@ -285,10 +290,13 @@ class _Step(_Op):
     """A piecewise-constant function: ∂y/∂x = 0 (PyTorch returns zeros, not ``grad * 0``)."""
 
     ufunc = None
+    kernel = None
 
     @staticmethod
     def forward(ctx, x):
         data = x._data
+        if data.dtype == np.bool_:
+            raise _dtype.not_implemented(ctx._forward_cls.kernel, x.dtype)
         return data.copy() if data.dtype.kind in "biu" else ctx._forward_cls.ufunc(data)
 
     @staticmethod
@@ -301,6 +309,7 @@ class Round(_Step):
 
     node_name = "RoundBackward0"
     ufunc = np.rint
+    kernel = "round_vml_cpu"
 
 
 class Floor(_Step):
@@ -308,6 +317,7 @@ class Floor(_Step):
 
     node_name = "FloorBackward0"
     ufunc = np.floor
+    kernel = "floor_vml_cpu"
 
 
 class Ceil(_Step):
@@ -315,6 +325,7 @@ class Ceil(_Step):
 
     node_name = "CeilBackward0"
     ufunc = np.ceil
+    kernel = "ceil_vml_cpu"
 
 
 class Trunc(_Step):
@@ -322,6 +333,7 @@ class Trunc(_Step):
 
     node_name = "TruncBackward0"
     ufunc = np.trunc
+    kernel = "trunc_vml_cpu"
 
 
 class RoundDecimals(_Op):
@@ -358,7 +370,11 @@ class Clamp(_Op):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(x)
         ctx.bounds = (lo, hi)
-        return np.clip(x._data, lo, hi).astype(x._data.dtype, copy=False)
+        dtype = clamp_dtype(x, lo, hi)
+        for bound in (lo, hi):
+            if bound is not None:
+                _dtype.check_scalar(bound, dtype)
+        return np.clip(x._data.astype(dtype.numpy, copy=False), lo, hi)
 
     @staticmethod
     def backward(ctx, grad):
@@ -429,6 +445,13 @@ def abs(x):  # noqa: A001 - PyTorch's name
 
 def sign(x):
     return Sign.apply(x)
+
+
+def clamp_dtype(x, lo, hi):
+    """The dtype of ``clamp(x, lo, hi)``: x's promoted with the bounds (as numbers)."""
+    from minigrad.ops._util import WrappedNumber, result_dtype
+    bounds = [WrappedNumber._make(np.asarray(b)) for b in (lo, hi) if b is not None]
+    return _dtype.from_numpy_dtype(result_dtype(x, *bounds))
 
 
 def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names

@@ -327,8 +327,15 @@ def view(x, *shape):
     return View.apply(x, _size(shape))
 
 
+def _required(args, op, name):
+    """PyTorch's TypeError for a method called without its sizes (``x.permute()``)."""
+    if not args:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "{name}"')
+
+
 def reshape(x, *shape):
     """A view when the strides allow it (ViewBackward0), else a copy (UnsafeViewBackward0)."""
+    _required(shape, "reshape", "shape")
     shape = _infer_shape(_size(shape), x._data.size)
     if _view_of(x._data, shape) is not None:
         return View.apply(x, shape)
@@ -360,6 +367,7 @@ def unflatten(x, dim, sizes):
 
 def expand(x, *shape):
     """Always records ExpandBackward0, as PyTorch does, even when the shape is unchanged."""
+    _required(shape, "expand", "size")
     return Expand.apply(x, _size(shape))
 
 
@@ -430,6 +438,7 @@ def t(x):
 
 
 def permute(x, *dims):
+    _required(dims, "permute", "dims")
     return Permute.apply(x, _size(dims))
 
 
@@ -496,4 +505,5 @@ def unbind(x, dim=0):
 
 
 def repeat(x, *repeats):
+    _required(repeats, "repeat", "repeats")
     return Repeat.apply(x, _size(repeats))
