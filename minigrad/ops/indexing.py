@@ -15,7 +15,6 @@ import numpy as np
 
 from minigrad._dtype import check_scalar
 from minigrad.autograd.function import _Op
-from minigrad.grad_mode import state
 from minigrad.ops import shape as shape_ops
 from minigrad.ops._util import as_tensor_operand, normalize_dim, qualified_node_name, sum_to
 from minigrad.tensor import Tensor
@@ -445,12 +444,11 @@ def setitem(x, index, value):
     or a slice in the index), ``IndexPutBackward0`` for array indices on x itself,
     ``CopyBackwards`` / ``FillBackward3`` when the index is x as a whole (``x[...]``).
     """
-    from minigrad.ops.inplace import LEAF_INPLACE, OVERLAPPING, VIEW_OF_LEAF_INPLACE, inplace
+    from minigrad.ops.inplace import OVERLAPPING, check_leaf, inplace
 
     plan = _plan(x.shape, index, whole_slice_is_step=False)
     through_view = bool(plan.steps)
-    if state.grad_enabled and x._requires_grad and x.grad_fn is None:
-        raise RuntimeError(VIEW_OF_LEAF_INPLACE if through_view else LEAF_INPLACE)
+    check_leaf(x, through_view)
     if isinstance(value, (int, float)):
         check_scalar(value, x.dtype)
     value = as_tensor_operand(value, x)

@@ -20,8 +20,8 @@ from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
 from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
 
-__all__ = ["inplace", "Zero", "Fill", "FillTensor", "Copy", "AsStrided", "LEAF_INPLACE",
-           "VIEW_OF_LEAF_INPLACE"]
+__all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
+           "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE", "NO_GRAD_VIEW_INPLACE"]
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -30,6 +30,12 @@ MULTI_OUTPUT_VIEW_INPLACE = (
     "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
     "function that returns multiple views. Such functions do not allow the output views to be "
     "modified inplace. You should replace the inplace operation by an out-of-place one.")
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
 OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
                "a single memory location. Please clone() the tensor before performing the "
                "operation.")
@@ -119,14 +125,26 @@ class AsStrided(Index):
     scatter = IndexBackward
 
 
-def _check_inplace(x):
+def check_leaf(x, through_view=False):
+    """PyTorch's errors for an in-place change, with grad mode on, of a leaf that requires grad
+    (or of a view of a leaf, or of a view made under ``no_grad``)."""
     if not (state.grad_enabled and x._requires_grad):
         return
-    if x.grad_fn is None:
-        raise RuntimeError(LEAF_INPLACE)
+    if x.__dict__.get("_no_grad_view"):
+        raise RuntimeError(NO_GRAD_VIEW_INPLACE)
     base = x._base
+    if x.grad_fn is None:
+        view = through_view or (base is not None and base.grad_fn is None)
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE if view else LEAF_INPLACE)
     if base is not None and base.grad_fn is None and base._requires_grad:
         raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+
+
+def _check_inplace(x):
+    check_leaf(x)
+    if not (state.grad_enabled and x._requires_grad):
+        return
+    base = x._base
     forward_cls = getattr(x.grad_fn, "_forward_cls", None)
     if base is not None and forward_cls is not None and forward_cls.multi_output_view:
         raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
