@@ -973,4 +973,74 @@ class Tensor:
 
     __ifloordiv__ = floor_divide_
 
-from minigrad import ops  # noqa: E402 - ops import Tensor from this module
+    # ---------------------------------------------------------------- more methods (issue 12)
+    def remainder(self, other):
+        return ops.remainder(self, other)
+
+    def remainder_(self, other):
+        return ops.remainder_(self, other)
+
+    def masked_fill_(self, mask, value):
+        return ops.masked_fill_(self, mask, value)
+
+    def eq_(self, other):
+        return ops.eq_(self, other)
+
+    def ne_(self, other):
+        return ops.ne_(self, other)
+
+    def lt_(self, other):
+        return ops.lt_(self, other)
+
+    def le_(self, other):
+        return ops.le_(self, other)
+
+    def gt_(self, other):
+        return ops.gt_(self, other)
+
+    def ge_(self, other):
+        return ops.ge_(self, other)
+
+    def median(self, dim=None, keepdim=False):
+        return ops.median(self, dim, keepdim)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return ops.diagonal(self, offset, dim1, dim2)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return ops.split_with_sizes(self, split_sizes, dim)
+
+    def isin(self, test_elements, *, assume_unique=False, invert=False):
+        return ops.isin(self, test_elements, assume_unique=assume_unique, invert=invert)
+
+    def as_strided_(self, size, stride, storage_offset=None):
+        return ops.as_strided_(self, size, stride, storage_offset)
+
+    def resize_(self, *sizes):
+        return ops.resize_(self, *sizes)
+
+    def resize_as_(self, other):
+        return ops.resize_(self, other.shape)
+
+    def set_(self, source=None):
+        return ops.set_(self, source)
+
+    def new(self, *args):
+        return tensor_new.new(self, *args)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_tensor(self, data, dtype, device, requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_zeros(self, *size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_ones(self, *size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_empty(self, *size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
+
+from minigrad import ops, tensor_new  # noqa: E402 - they import Tensor from this module

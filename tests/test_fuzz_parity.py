@@ -177,6 +177,14 @@ def _execute(lib, env, step):
     return args[0]
 
 
+def _error(exc):
+    """An error as plain data; the library's own name in a message (``torch.FloatTensor``,
+    ``minigrad.FloatTensor``) does not count as a difference."""
+    plain = to_plain(exc)
+    plain["message"] = plain["message"].replace("minigrad.", "torch.")
+    return plain
+
+
 def run_program(lib, program):
     """Run ``program`` on ``lib`` (torch or minigrad): the trace of plain results."""
     env, trace = [], []
@@ -184,7 +192,7 @@ def run_program(lib, program):
         try:
             result = _execute(lib, env, step)
         except Exception as exc:  # the error is part of the answer
-            trace.append(to_plain(exc))
+            trace.append(_error(exc))
             return trace
         trace.append(to_plain(result))
         env.append(result)
@@ -196,7 +204,7 @@ def run_program(lib, program):
                                       if isinstance(t, lib.Tensor) and t.is_leaf
                                       and t.requires_grad])
         except Exception as exc:
-            trace.append(to_plain(exc))
+            trace.append(_error(exc))
     return trace
 
 

@@ -8,6 +8,7 @@ from minigrad.ops.activation import *  # noqa: F403
 from minigrad.ops.arithmetic import *  # noqa: F403
 from minigrad.ops.combine import *  # noqa: F403
 from minigrad.ops.compare import *  # noqa: F403
+from minigrad.ops.diagonal import *  # noqa: F403
 from minigrad.ops.indexing import *  # noqa: F403
 from minigrad.ops.inplace import *  # noqa: F403
 from minigrad.ops.linalg import *  # noqa: F403
@@ -15,3 +16,5 @@ from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
+from minigrad.ops.statistics import *  # noqa: F403
+from minigrad.ops.storage import *  # noqa: F403

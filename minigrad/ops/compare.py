@@ -22,7 +22,7 @@ from minigrad.tensor import Tensor
 __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
            "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-           "isinf", "isfinite", "allclose", "isclose", "equal", "maximum", "minimum"]
+           "isinf", "isfinite", "allclose", "isclose", "equal", "maximum", "minimum", "isin"]
 
 
 def _operand(op, a, b):
@@ -151,6 +151,24 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         True
     """
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """True where an element of ``elements`` is one of ``test_elements`` (either may be a
+    number): a bool tensor of the shape of ``elements``.
+
+    Example:
+        >>> minigrad.isin(minigrad.tensor([1, 2, 3]), minigrad.tensor([2, 5]))
+        tensor([False,  True, False])
+    """
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError("isin() received an invalid combination of arguments - got "
+                        f"({type(elements).__name__}, {type(test_elements).__name__}), but "
+                        "expected one of:")
+    values = np.asarray(elements._data if isinstance(elements, Tensor) else elements)
+    tests = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
+                       else test_elements)
+    return _bool_result(np.isin(values, tests, invert=invert))
 
 
 def equal(a, b):

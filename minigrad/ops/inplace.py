@@ -15,7 +15,7 @@ from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
-from minigrad.ops import arithmetic, combine, pointwise
+from minigrad.ops import arithmetic, combine, compare, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
 from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
@@ -381,6 +381,50 @@ def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
     return inplace(x, pointwise.clamp, min, max)
 
 
+def remainder_(x, other):
+    return inplace(x, arithmetic.remainder, other)
+
+
+def _compare_(op):
+    """``x.eq_(y)``: x takes the comparison's truth values, in its own dtype."""
+    return lambda x, other: inplace(x, lambda t, o: _comparison(op, t, o), other)
+
+
+def _comparison(op, x, other):
+    """A comparison that autograd records (PyTorch's ``EqBackward0``… nodes: zero gradients),
+    for the in-place forms on tensors that require grad."""
+    result = getattr(compare, op)(x, other)
+    if state.grad_enabled and (x._requires_grad or (isinstance(other, Tensor)
+                                                    and other._requires_grad)):
+        node = _COMPARISONS[op, isinstance(other, Tensor)]
+        return node.apply(x, as_tensor_operand(other, x), result)
+    return result
+
+
+class ComparisonInplace(_Op):
+    """y = (x op other) as 0/1 in x's dtype;  ∂y/∂x = ∂y/∂other = 0."""
+
+    @staticmethod
+    def forward(ctx, x, other, result):
+        ctx.shapes = (x.shape, x._data.dtype), (other.shape, other._data.dtype)
+        return result._data.astype(x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (Tensor._make(np.zeros(*ctx.shapes[0])), Tensor._make(np.zeros(*ctx.shapes[1])),
+                None)
+
+
+# PyTorch's nodes: EqBackward0 with a number, EqBackward1 with a tensor (and Ne, Lt, ...)
+_COMPARISONS = {(op, tensor): type(f"{op.capitalize()}Inplace{int(tensor)}", (ComparisonInplace,),
+                                   {"node_name": f"{op.capitalize()}Backward{int(tensor)}",
+                                    "__doc__": ComparisonInplace.__doc__})
+                for op in ("eq", "ne", "lt", "le", "gt", "ge") for tensor in (False, True)}
+
+
+eq_, ne_, lt_, le_, gt_, ge_ = (_compare_(op) for op in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
 def masked_fill_(x, mask, value):
     return inplace(x, combine.masked_fill, mask, value)
 
@@ -412,6 +456,7 @@ def round_(x, *, decimals=0):
 
 
 __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "zero_", "fill_",
-            "copy_", "clamp_", "masked_fill_",
+            "copy_", "clamp_", "masked_fill_", "remainder_", "eq_", "ne_", "lt_", "le_", "gt_",
+            "ge_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]

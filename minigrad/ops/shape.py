@@ -16,7 +16,8 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
            "Repeat", "view", "reshape", "flatten", "unflatten", "expand", "expand_as",
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
-           "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat"]
+           "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
+           "split_with_sizes"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -487,6 +488,14 @@ def split(x, split_size_or_sections, dim=0):
     count = max(1, -(-n // size)) if size else 1
     sizes = tuple(min(size, n - i * size) for i in range(count))
     return Split.apply(x, sizes, dim)
+
+
+def split_with_sizes(x, split_sizes, dim=0):
+    """Pieces of ``x`` along ``dim`` of the listed sizes (which must add up to its size)."""
+    if not isinstance(split_sizes, (list, tuple)):
+        raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 1) must be "
+                        f"tuple of ints, not {type(split_sizes).__name__}")
+    return split(x, list(split_sizes), dim)
 
 
 def chunk(x, chunks, dim=0):
