@@ -52,6 +52,7 @@ BINARY = ["add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maxim
           "__xor__", "__matmul__", "add_", "sub_", "mul_", "div_", "pow_", "copy_", "__iadd__",
           "__imul__", "__isub__", "__itruediv__", "fill_", "eq_", "lt_", "dot", "mm", "mv",
           "clamp_min", "clamp_max", "isin"]
+REFLECTED = ("__radd__", "__rsub__", "__rtruediv__", "__rpow__")
 SHAPE_OPS = ["reshape", "view", "expand", "permute", "transpose", "repeat", "narrow", "select",
              "split", "chunk", "unbind", "index_select", "diagonal"]
 
@@ -88,7 +89,10 @@ def _step(draw, n):
             return ("call", op, [x, dim])
         return ("call", op, [x, dim, draw(st.booleans())])
     if kind == "binary":
-        return ("call", draw(st.sampled_from(BINARY)), [x, _operand(draw, n)])
+        op = draw(st.sampled_from(BINARY))
+        if op in REFLECTED:  # Python calls these with a number only
+            return ("call", op, [x, draw(st.sampled_from(NUMBERS))])
+        return ("call", op, [x, _operand(draw, n)])
     if kind == "clamp":
         lo, hi = draw(st.sampled_from([(0, 1), (0.5, 1.5), (-1, None), (None, 2.5), (2, 1)]))
         return ("call", draw(st.sampled_from(["clamp", "clamp_"])), [x, lo, hi])

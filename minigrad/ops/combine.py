@@ -239,6 +239,7 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
 
 def masked_fill(x, mask, value):
     """``value`` where ``mask`` is True, else x (``value`` a number or a 0-d tensor)."""
+    _broadcast_shape(mask, x)  # PyTorch checks the shapes first
     if mask._data.dtype != np.bool_:
         name = mask._data.dtype.name
         raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "

@@ -13,7 +13,7 @@ other's derivative, so that gradients of gradients work. Repeated indices accumu
 
 import numpy as np
 
-from minigrad._dtype import check_scalar
+from minigrad._dtype import check_scalar, scalar_name
 from minigrad.autograd.function import _Op
 from minigrad.ops import shape as shape_ops
 from minigrad.ops._util import as_tensor_operand, normalize_dim, qualified_node_name, sum_to
@@ -26,6 +26,9 @@ __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward",
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
              "valid indices (got {})")
 BAD_INDEX_TENSOR = "tensors used as indices must be long, int, byte or bool tensors"
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to "
+                   "tensor refer to a single memory location. Please clone() the tensor before "
+                   "performing the operation.")
 ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
@@ -446,11 +449,18 @@ def setitem(x, index, value):
     """
     from minigrad.ops.inplace import OVERLAPPING, check_leaf, inplace
 
-    plan = _plan(x.shape, index, whole_slice_is_step=False)
+    try:
+        plan = _plan(x.shape, index, whole_slice_is_step=False)
+    except IndexError:  # PyTorch checks the leaf first
+        check_leaf(x, through_view=any(_consumed(i) and not isinstance(i, (Tensor, list))
+                                       for i in (index if isinstance(index, tuple) else (index,))))
+        raise
     through_view = bool(plan.steps)
     check_leaf(x, through_view)
     if isinstance(value, (int, float)):
         check_scalar(value, x.dtype)
+    if isinstance(value, Tensor):
+        _check_source(x, value, plan)
     value = as_tensor_operand(value, x)
     region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan)
     if plan.arrays:
@@ -477,6 +487,25 @@ def setitem(x, index, value):
     if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
         raise RuntimeError(OVERLAPPING)
     return inplace(x, op.apply, value, _frozen(index), plan)
+
+
+def _check_source(x, value, plan):
+    """PyTorch's checks on a tensor written by ``x[index] = value``: an index put takes the
+    destination's dtype only and no value that shares memory with x; a copy into a view takes
+    no value that overlaps the view in part."""
+    if plan.arrays:
+        if value._data.dtype != x._data.dtype:
+            raise RuntimeError(f"Index put requires the source and destination dtypes match, "
+                               f"got {scalar_name(x.dtype)} for the destination and "
+                               f"{scalar_name(value.dtype)} for the source.")
+        if np.may_share_memory(value._data, x._data):
+            raise RuntimeError(PARTIAL_OVERLAP)
+        return
+    region = _region(x._data, plan)
+    if np.may_share_memory(region, value._data) and not (
+            region.shape == value._data.shape and region.strides == value._data.strides
+            and region.ctypes.data == value._data.ctypes.data):
+        raise RuntimeError(PARTIAL_OVERLAP)
 
 
 def _frozen(index):

@@ -136,7 +136,7 @@ def check_leaf(x, through_view=False):
     if x.grad_fn is None:
         view = through_view or (base is not None and base.grad_fn is None)
         raise RuntimeError(VIEW_OF_LEAF_INPLACE if view else LEAF_INPLACE)
-    if base is not None and base.grad_fn is None and base._requires_grad:
+    if base is not None and base.grad_fn is None:  # PyTorch: the base is a leaf
         raise RuntimeError(VIEW_OF_LEAF_INPLACE)
 
 
