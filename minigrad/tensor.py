@@ -1010,8 +1010,17 @@ class Tensor:
     def split_with_sizes(self, split_sizes, dim=0):
         return ops.split_with_sizes(self, split_sizes, dim)
 
-    def isin(self, test_elements, *, assume_unique=False, invert=False):
-        return ops.isin(self, test_elements, assume_unique=assume_unique, invert=invert)
+    def clamp_min(self, min):  # noqa: A002 - PyTorch's name
+        return ops.clamp_min(self, min)
+
+    def clamp_max(self, max):  # noqa: A002 - PyTorch's name
+        return ops.clamp_max(self, max)
+
+    def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
+        return ops.clamp_min_(self, min)
+
+    def clamp_max_(self, max):  # noqa: A002 - PyTorch's name
+        return ops.clamp_max_(self, max)
 
     def as_strided_(self, size, stride, storage_offset=None):
         return ops.as_strided_(self, size, stride, storage_offset)

@@ -168,7 +168,7 @@ def _execute(lib, env, step):
     kind, name, args = step[0], step[1], step[2:]
     if kind == "input":
         values, (shape, dtype, requires_grad) = name, args
-        data = lib.tensor(values, dtype=getattr(lib, dtype)).reshape(shape)
+        data = lib.tensor(values, dtype=getattr(lib, dtype)).reshape(shape).clone()
         return data.requires_grad_() if requires_grad else data
     args = [_resolve(lib, env, a) for a in args[0]]
     if kind == "call":

@@ -39,6 +39,10 @@ class Cat(_Op):
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        for i, t in enumerate(tensors):
+            if t.ndim == 0:
+                raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                                   "concatenated")
         dtype = result_dtype(*tensors)
         # NB: like PyTorch, 1-D empty tensors are skipped whatever the others' shapes are.
         parts = [t for t in tensors if t.shape != (0,)] or list(tensors[:1])

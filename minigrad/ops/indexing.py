@@ -449,18 +449,12 @@ def setitem(x, index, value):
     """
     from minigrad.ops.inplace import OVERLAPPING, check_leaf, inplace
 
-    try:
-        plan = _plan(x.shape, index, whole_slice_is_step=False)
-    except IndexError:  # PyTorch checks the leaf first
-        check_leaf(x, through_view=any(_consumed(i) and not isinstance(i, (Tensor, list))
-                                       for i in (index if isinstance(index, tuple) else (index,))))
-        raise
+    plan = _plan(x.shape, index, whole_slice_is_step=False)
     through_view = bool(plan.steps)
     check_leaf(x, through_view)
     if isinstance(value, (int, float)):
         check_scalar(value, x.dtype)
-    if isinstance(value, Tensor):
-        _check_source(x, value, plan)
+    source = value if isinstance(value, Tensor) else None
     value = as_tensor_operand(value, x)
     region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan)
     if plan.arrays:
@@ -484,6 +478,8 @@ def setitem(x, index, value):
             value = shape_ops.view(value, _strip_leading_ones(value.shape))
             if value.shape != region_shape:
                 value = shape_ops.expand(value, region_shape)
+    if source is not None:
+        _check_source(x, source, plan)
     if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
         raise RuntimeError(OVERLAPPING)
     return inplace(x, op.apply, value, _frozen(index), plan)
@@ -498,14 +494,27 @@ def _check_source(x, value, plan):
             raise RuntimeError(f"Index put requires the source and destination dtypes match, "
                                f"got {scalar_name(x.dtype)} for the destination and "
                                f"{scalar_name(value.dtype)} for the source.")
-        if np.may_share_memory(value._data, x._data):
+        if _overlap(value._data, x._data):
             raise RuntimeError(PARTIAL_OVERLAP)
         return
-    region = _region(x._data, plan)
-    if np.may_share_memory(region, value._data) and not (
-            region.shape == value._data.shape and region.strides == value._data.strides
-            and region.ctypes.data == value._data.ctypes.data):
+    if _overlap(_region(x._data, plan), value._data) == "partial":
         raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _overlap(a, b):
+    """How the memory of two arrays overlaps, as PyTorch judges it: None (apart, empty, or too
+    hard to tell: not both dense), "full" (the same range) or "partial"."""
+    if not (a.size and b.size and _dense(a) and _dense(b)):
+        return None
+    start_a, start_b = a.ctypes.data, b.ctypes.data
+    end_a, end_b = start_a + a.nbytes, start_b + b.nbytes
+    if (start_a, end_a) == (start_b, end_b):
+        return "full"
+    return "partial" if start_a < end_b and start_b < end_a else None
+
+
+def _dense(a):
+    return a.flags.c_contiguous or a.flags.f_contiguous
 
 
 def _frozen(index):

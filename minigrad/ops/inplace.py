@@ -425,6 +425,14 @@ _COMPARISONS = {(op, tensor): type(f"{op.capitalize()}Inplace{int(tensor)}", (Co
 eq_, ne_, lt_, le_, gt_, ge_ = (_compare_(op) for op in ("eq", "ne", "lt", "le", "gt", "ge"))
 
 
+def clamp_min_(x, min):  # noqa: A002 - PyTorch's name
+    return clamp_(x, min, None)
+
+
+def clamp_max_(x, max):  # noqa: A002 - PyTorch's name
+    return clamp_(x, None, max)
+
+
 def masked_fill_(x, mask, value):
     return inplace(x, combine.masked_fill, mask, value)
 
@@ -456,7 +464,7 @@ def round_(x, *, decimals=0):
 
 
 __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "zero_", "fill_",
-            "copy_", "clamp_", "masked_fill_", "remainder_", "eq_", "ne_", "lt_", "le_", "gt_",
-            "ge_",
+            "copy_", "clamp_", "clamp_min_", "clamp_max_", "masked_fill_", "remainder_", "eq_",
+            "ne_", "lt_", "le_", "gt_", "ge_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]

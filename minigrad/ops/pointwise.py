@@ -12,7 +12,8 @@ from minigrad.tensor import Tensor
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
            "SigmoidBackward", "Relu", "ThresholdBackward", "Sqrt",
            "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
-           "abs", "clamp", "clamp_dtype", "square", "log1p", "to_copy", "Sign", "Sgn", "sign",
+           "abs", "clamp", "clamp_dtype", "clamp_min", "clamp_max", "ClampMin", "ClampMax",
+           "square", "log1p", "to_copy", "Sign", "Sgn", "sign",
            "Round", "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
 
@@ -388,6 +389,18 @@ class Clamp(_Op):
         return grad * mask, None, None
 
 
+class ClampMin(Clamp):
+    """y = max(x, lo);  ∂y/∂x = 1 where x ≥ lo, else 0."""
+
+    node_name = "ClampMinBackward0"
+
+
+class ClampMax(Clamp):
+    """y = min(x, hi);  ∂y/∂x = 1 where x ≤ hi, else 0."""
+
+    node_name = "ClampMaxBackward0"
+
+
 class ToCopy(_Op):
     """y = x converted to another dtype;  ∂y/∂x = 1 (cast back)."""
 
@@ -456,6 +469,14 @@ def clamp_dtype(x, lo, hi):
 
 def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
     return Clamp.apply(x, min, max)
+
+
+def clamp_min(x, min):  # noqa: A002 - PyTorch's name
+    return ClampMin.apply(x, min, None)
+
+
+def clamp_max(x, max):  # noqa: A002 - PyTorch's name
+    return ClampMax.apply(x, None, max)
 
 
 def round(x, *, decimals=0):  # noqa: A001 - PyTorch's name
