@@ -524,6 +524,8 @@ class Tensor:
         return ops.rpow(self, base)
 
     def __matmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
@@ -657,12 +659,15 @@ class Tensor:
         return ops.norm(self, p, dim, keepdim)
 
     def matmul(self, other):
+        ops.check_tensor_arg("matmul", "other", other, 1)
         return ops.matmul(self, other)
 
     def mm(self, other):
+        ops.check_tensor_arg("mm", "mat2", other, 1)
         return ops.mm(self, other)
 
     def dot(self, other):
+        ops.check_tensor_arg("dot", "tensor", other, 1)
         return ops.dot(self, other)
 
     def sum(self, dim=None, keepdim=False, dtype=None):
@@ -708,9 +713,11 @@ class Tensor:
         return ops.log_softmax(self, dim, dtype=dtype)
 
     def bmm(self, other):
+        ops.check_tensor_arg("bmm", "mat2", other, 1)
         return ops.bmm(self, other)
 
     def mv(self, vec):
+        ops.check_tensor_arg("mv", "vec", vec, 1)
         return ops.mv(self, vec)
 
     def addmm(self, mat1, mat2, beta=1, alpha=1):
@@ -862,9 +869,11 @@ class Tensor:
         return ops.logical_not(self)
 
     def maximum(self, other):
+        ops.check_tensor_arg("maximum", "other", other, 1)
         return ops.maximum(self, other)
 
     def minimum(self, other):
+        ops.check_tensor_arg("minimum", "other", other, 1)
         return ops.minimum(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08):

@@ -8,7 +8,8 @@ from minigrad import _dtype
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
-           "result_dtype", "sum_to", "normalize_dim", "shape_error", "qualified_node_name"]
+           "result_dtype", "check_tensor_arg", "sum_to", "normalize_dim", "shape_error",
+           "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
 # would have to wrap again (NumPy >= 2.3; before, ARRAY is None, the default ``out``).
@@ -116,6 +117,14 @@ def _rank(t):
     if isinstance(t, WrappedNumber):
         return 0
     return 1 if t._data.ndim == 0 else 2
+
+
+def check_tensor_arg(op, name, value, position):
+    """PyTorch's TypeError for an argument that must be a tensor (``position`` counts from 1
+    after ``self`` for a method, from 1 for a function)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
 
 
 def sum_to(grad, shape):

@@ -2,19 +2,14 @@
 
 import numpy as np
 
-from minigrad._dtype import check_scalar, to_dtype
+from minigrad._dtype import check_scalar, cpp_name, to_dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import as_tensor_operand, normalize_dim, result_dtype, sum_to
 from minigrad.ops.indexing import Select, Slice
 from minigrad.tensor import Tensor
 
 __all__ = ["Cat", "Stack", "Where", "MaskedFill", "MaskedFillTensor", "cat", "concat",
-           "concatenate", "stack", "where", "masked_fill"]
-
-_MASK_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-                     "int64": "long int", "int32": "int", "int16": "short int",
-                     "int8": "signed char", "uint8": "unsigned char"}
-
+           "concatenate", "stack", "where", "masked_fill", "check_mask"]
 
 def _tensors(tensors, op):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
@@ -241,13 +236,17 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     return Where.apply(input, other, condition._data)
 
 
+def check_mask(mask):
+    """A mask of ``masked_fill`` must be a bool tensor."""
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{cpp_name(mask.dtype)}")
+
+
 def masked_fill(x, mask, value):
     """``value`` where ``mask`` is True, else x (``value`` a number or a 0-d tensor)."""
     _broadcast_shape(mask, x)  # PyTorch checks the shapes first
-    if mask._data.dtype != np.bool_:
-        name = mask._data.dtype.name
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_MASK_DTYPE_NAMES.get(name, name)}")
+    check_mask(mask)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "

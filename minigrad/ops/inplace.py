@@ -434,6 +434,7 @@ def clamp_max_(x, max):  # noqa: A002 - PyTorch's name
 
 
 def masked_fill_(x, mask, value):
+    combine.check_mask(mask)  # before the shapes, unlike masked_fill
     return inplace(x, combine.masked_fill, mask, value)
 
 
