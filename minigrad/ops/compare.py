@@ -198,7 +198,7 @@ class Maximum(_Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split(ctx, grad, gt(a, b), eq(a, b))
+        return _split(ctx, grad, gt(a, b), lt(a, b), eq(a, b))
 
 
 class Minimum(_Op):
@@ -217,17 +217,17 @@ class Minimum(_Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split(ctx, grad, lt(a, b), eq(a, b))
+        return _split(ctx, grad, lt(a, b), gt(a, b), eq(a, b))
 
 
-def _split(ctx, grad, a_wins, tie):
-    """The gradient to each side: all of it to the winner, half of it to each side of a tie."""
+def _split(ctx, grad, a_wins, b_wins, tie):
+    """The gradient to each side: half of it to each side of a tie, none to the loser, all of
+    it otherwise (so both sides of a NaN get it, as in PyTorch)."""
     need_a, need_b = ctx.needs_input_grad
     shape_a, shape_b = ctx.shapes
-    half = grad * tie * 0.5
-    return (sum_to(grad * a_wins + half, shape_a) if need_a else None,
-            sum_to(grad * logical_not(logical_or(a_wins, tie)) + half, shape_b)
-            if need_b else None)
+    share = grad - grad * tie * 0.5
+    return (sum_to(share * logical_not(b_wins), shape_a) if need_a else None,
+            sum_to(share * logical_not(a_wins), shape_b) if need_b else None)
 
 
 def maximum(a, b):

@@ -62,7 +62,8 @@ class Fill(_Op):
 
     @staticmethod
     def forward(ctx, x, value):
-        return np.full_like(x._data, check_scalar(value, x.dtype))
+        check_scalar(value, x.dtype)
+        return np.full_like(x._data, np.asarray(value).astype(x._data.dtype))  # -1 wraps
 
     @staticmethod
     def backward(ctx, grad):

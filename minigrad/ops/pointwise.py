@@ -222,7 +222,8 @@ class ThresholdBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(y)
-        return np.where(y._data > 0, g._data, 0).astype(g._data.dtype, copy=False)
+        # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch
+        return np.where(y._data <= 0, 0, g._data).astype(g._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -274,7 +275,12 @@ class Sign(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        return np.sign(x._data)
+        if x._data.dtype == np.bool_:
+            return x._data.copy()  # sign(True) is True
+        out = np.sign(x._data)
+        if out.dtype.kind == "f":
+            out[np.isnan(out)] = 0  # sign(NaN) is 0, as in PyTorch
+        return out
 
     @staticmethod
     def backward(ctx, grad):

@@ -116,20 +116,21 @@ class VarMean(_Op):
         axis = ctx.dim if x.ndim else None
         mean = np.asarray(x._data.mean(axis=axis, keepdims=keepdim))
         ctx.n = x._data.size // max(mean.size, 1) if x._data.size else 0
-        ctx.save_for_backward(x)
         if ctx._forward_cls is StdMean:
             variance = np.sqrt(variance)
-            ctx.result = Tensor._make(variance)
+            ctx.save_for_backward(x, variance)  # the output: its use in backward is recorded
+        else:
+            ctx.save_for_backward(x)
         return variance, mean
 
     @staticmethod
     def backward(ctx, grad_var, grad_mean):
         from minigrad.ops.compare import eq, ne
-        (x,) = ctx.saved_tensors
+        x, *result = ctx.saved_tensors
         grad = None
         if grad_var is not None:
             if ctx._forward_cls is StdMean:
-                result = ctx.result
+                result = result[0]
                 grad_var = grad_var / (result * 2 + eq(result, 0)) * ne(result, 0)
             grad = _var_backward(ctx, x, grad_var)
         if grad_mean is not None:
