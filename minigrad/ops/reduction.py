@@ -423,14 +423,15 @@ def prod(x, dim=None, keepdim=False, dtype=None):
 
 
 # ---------------------------------------------------------------- var and std
-def _check_floating(x):
+def _check_floating(x, op="var"):
     if x._data.dtype.kind != "f":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        names = op if op in ("var_mean", "std_mean") else "std and var"
+        raise RuntimeError(f"{names} only support floating point and complex dtypes")
 
 
 def _variance(ctx, x, dim, correction, keepdim, op):
     """Forward of var/std: the sum of squared deviations over ``dim`` / (n - correction)."""
-    _check_floating(x)
+    _check_floating(x, op)
     data = x._data
     dims = _all_dims(dim, x.ndim)
     axis = dims if data.ndim else None
