@@ -13,7 +13,13 @@ from minigrad.grad_mode import state
 from minigrad.ops.inplace import AsStrided, check_leaf
 from minigrad.tensor import Tensor
 
-__all__ = ["as_strided_", "resize_", "set_"]
+__all__ = ["AsStridedInplace", "as_strided_", "resize_", "set_"]
+
+
+class AsStridedInplace(AsStrided):
+    """y = the elements of x that ``as_strided_`` makes it look at;  ∂y/∂x = grad put back."""
+
+    node_name = "AsStridedBackward1"
 
 
 def _storage(x):
@@ -69,7 +75,7 @@ def as_strided_(x, size, stride, storage_offset=None):
                                                       range(len(size))]) * s
                                  for d, (n, s) in enumerate(zip(size, stride)))
         before = Tensor._make(x._data.copy(), True, x.grad_fn, x._output_nr)
-        out = AsStrided.apply(before, np.unravel_index(np.asarray(positions, np.int64)
+        out = AsStridedInplace.apply(before, np.unravel_index(np.asarray(positions, np.int64)
                                                        + np.zeros(size, np.int64), x.shape))
         x.grad_fn, x._output_nr = out.grad_fn, 0
         out.grad_fn._output_refs = (weakref.ref(x),)
