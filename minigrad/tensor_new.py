@@ -1,10 +1,22 @@
 """``Tensor.new_*``: new tensors that take their dtype from an existing one (PyTorch's
 ``tensor_new``). They are leaves, never part of a graph, and copy their data."""
 
-from minigrad import factories
+import importlib
+
 from minigrad.tensor import Size, Tensor
 
 __all__ = ["new", "new_tensor", "new_zeros", "new_ones", "new_empty", "new_full"]
+
+
+class _Factories:
+    """``minigrad.factories``, imported on first use (it imports the ops, which import
+    Tensor: this module is loaded with Tensor)."""
+
+    def __getattr__(self, name):
+        return getattr(importlib.import_module("minigrad.factories"), name)
+
+
+factories = _Factories()
 
 
 def new(self, *args):
@@ -36,17 +48,18 @@ def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
     return factories.tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
 
 
-def _sized(factory):
+def _sized(name):
     def make(self, *size, dtype=None, device=None, requires_grad=False):
-        return factory(*size, dtype=dtype or self.dtype, requires_grad=requires_grad)
-    make.__name__ = f"new_{factory.__name__}"
-    make.__doc__ = f"``{factory.__name__}(size)`` in ``t``'s dtype (or ``dtype``)."
+        return getattr(factories, name)(*size, dtype=dtype or self.dtype,
+                                        requires_grad=requires_grad)
+    make.__name__ = f"new_{name}"
+    make.__doc__ = f"``{name}(size)`` in ``t``'s dtype (or ``dtype``)."
     return make
 
 
-new_zeros = _sized(factories.zeros)
-new_ones = _sized(factories.ones)
-new_empty = _sized(factories.empty)
+new_zeros = _sized("zeros")
+new_ones = _sized("ones")
+new_empty = _sized("empty")
 
 
 def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):

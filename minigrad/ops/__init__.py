@@ -16,6 +16,7 @@ from minigrad.ops.linalg import *  # noqa: F403
 from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
+from minigrad.ops.sampling import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
 from minigrad.ops.statistics import *  # noqa: F403
 from minigrad.ops.storage import *  # noqa: F403
