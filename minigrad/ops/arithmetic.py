@@ -288,6 +288,17 @@ class MulScalar(_Op):
         return MulScalar.apply(grad, ctx.other), None
 
 
+def _power(x, y, out=None):
+    """``np.power``, with PyTorch's integer powers with negative exponents: 1 ** -n = 1,
+    (-1) ** -n = ±1, otherwise 0 (NumPy refuses them)."""
+    if x.dtype.kind not in "iu" or y.dtype.kind not in "iu" or not (y < 0).any():
+        return np.power(x, y, out=out)
+    negative = y < 0
+    result = np.power(x, np.where(negative, 0, y))
+    one_over = np.where(x == 1, 1, np.where(x == -1, np.where(y % 2 == 0, 1, -1), 0))
+    return np.where(negative, one_over, result).astype(result.dtype)
+
+
 class PowTensor(_Op):
     """z = a ** b;  ∂z/∂a = b·a^(b-1),  ∂z/∂b = z·log(a) (0 where a = 0 and b ≥ 0)."""
 
@@ -299,7 +310,7 @@ class PowTensor(_Op):
         ctx.shapes = (a._data.shape, b._data.shape)
         if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
             raise _dtype.not_implemented("pow", a.dtype)
-        result = _binary(np.power, a, b)
+        result = _binary(_power, a, b)
         ctx.save_for_backward(a, b, result)
         return result
 

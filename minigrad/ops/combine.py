@@ -40,7 +40,10 @@ class Cat(_Op):
                                    "concatenated")
         dtype = result_dtype(*tensors)
         # NB: like PyTorch, 1-D empty tensors are skipped whatever the others' shapes are.
-        parts = [t for t in tensors if t.shape != (0,)] or list(tensors[:1])
+        parts = [t for t in tensors if t.shape != (0,)]
+        if not parts:  # only legacy empty tensors: no dim to check
+            ctx.dim, ctx.pieces = 0, [(True, t.shape, t._data.dtype) for t in tensors]
+            return np.zeros((0,), dtype)
         ctx.dim = dim = normalize_dim(dim, parts[0].ndim)
         _check_cat(parts, dim)
         ctx.pieces = [(t.shape != (0,) or len(parts) == 1 and t is parts[0], t.shape,

@@ -460,6 +460,8 @@ def setitem(x, index, value):
     if plan.arrays:
         region_shape = region_shape[plan.array_index()]
     region_shape = region_shape.shape
+    if source is not None and plan.arrays:  # an index put checks its source first
+        _check_source(x, source, plan)
     if plan.arrays:
         op = CopySlices if through_view else IndexPut
         stripped = _strip_leading_ones(value.shape)
@@ -478,7 +480,7 @@ def setitem(x, index, value):
             value = shape_ops.view(value, _strip_leading_ones(value.shape))
             if value.shape != region_shape:
                 value = shape_ops.expand(value, region_shape)
-    if source is not None:
+    if source is not None and not plan.arrays:  # a copy checks the shapes first
         _check_source(x, source, plan)
     if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
         raise RuntimeError(OVERLAPPING)
@@ -494,7 +496,7 @@ def _check_source(x, value, plan):
             raise RuntimeError(f"Index put requires the source and destination dtypes match, "
                                f"got {scalar_name(x.dtype)} for the destination and "
                                f"{scalar_name(value.dtype)} for the source.")
-        if _overlap(value._data, x._data):
+        if value is x or _overlap(value._data, x._data):
             raise RuntimeError(PARTIAL_OVERLAP)
         return
     if _overlap(_region(x._data, plan), value._data) == "partial":

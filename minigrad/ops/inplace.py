@@ -435,7 +435,9 @@ def clamp_max_(x, max):  # noqa: A002 - PyTorch's name
 
 
 def masked_fill_(x, mask, value):
+    check_leaf(x)
     combine.check_mask(mask)  # before the shapes, unlike masked_fill
+    combine._broadcast_shape(x, mask)  # and x is tensor "a" in the message
     return inplace(x, combine.masked_fill, mask, value)
 
 

@@ -279,8 +279,8 @@ class Sign(_Op):
             return x._data.copy()  # sign(True) is True
         out = np.sign(x._data)
         if out.dtype.kind == "f":
-            out[np.isnan(out)] = 0  # sign(NaN) is 0, as in PyTorch
-        return out
+            out = np.where(np.isnan(out), 0, out).astype(out.dtype)  # sign(NaN) = 0, as PyTorch
+        return np.asarray(out)
 
     @staticmethod
     def backward(ctx, grad):

@@ -87,6 +87,11 @@ class UnsafeView(_Op):
         return grad.reshape(ctx.self_sym_sizes), None
 
 
+
+def _legacy_type(x):
+    """How PyTorch's expand message names a tensor's type (bool has no legacy name there)."""
+    return "CPUBoolType" if x.dtype.name == "bool" else f"minigrad.{x.dtype.tensor_type}"
+
 class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
@@ -108,7 +113,7 @@ def _expanded_shape(x, shape):
     lead = len(shape) - x.ndim
     if lead < 0:
         raise RuntimeError(
-            f"expand(minigrad.{x.dtype.tensor_type}{{{list(x.shape)}}}, size={list(shape)}): "
+            f"expand({_legacy_type(x)}{{{list(x.shape)}}}, size={list(shape)}): "
             f"the number of sizes provided ({len(shape)}) must be greater or equal to the "
             f"number of dimensions in the tensor ({x.ndim})")
     target = []
