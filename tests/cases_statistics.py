@@ -44,3 +44,10 @@ CASES = [
     OpCase("split_with_sizes", lambda lib, a: a.split_with_sizes([1, 3], 1)[1],
            shapes((2, 4)), "SplitWithSizesBackward0", lambda a: a[:, 1:]),
 ]
+
+CASES += [
+    OpCase("clamp_min/tensor", lambda lib, a, m: a.clamp_min(m), shapes((3, 4), (4,)),
+           "ClampMinBackward1", lambda a, m: np.maximum(a, m)),
+    OpCase("clamp_max/tensor", lambda lib, a, m: a.clamp_max(m), shapes((3, 4), (3, 1)),
+           "ClampMaxBackward1", lambda a, m: np.minimum(a, m)),
+]

@@ -474,6 +474,8 @@ def setitem(x, index, value):
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
                                "cannot be broadcast to indexing result of shape "
                                f"{list(region_shape)}") from None
+        if source is not None:
+            _check_index_put_dtype(x, source)
     else:
         op = CopySlices if through_view else (FillWhole if value.ndim == 0 else CopyWhole)
         if value.shape != region_shape and value.ndim > 0:
@@ -491,16 +493,19 @@ def _check_source(x, value, plan):
     """PyTorch's checks on a tensor written by ``x[index] = value``: an index put takes the
     destination's dtype only and no value that shares memory with x; a copy into a view takes
     no value that overlaps the view in part."""
-    if plan.arrays:
-        if value._data.dtype != x._data.dtype:
-            raise RuntimeError(f"Index put requires the source and destination dtypes match, "
-                               f"got {scalar_name(x.dtype)} for the destination and "
-                               f"{scalar_name(value.dtype)} for the source.")
+    if plan.arrays:  # the dtype is checked after the shapes: _check_index_put_dtype
         if value is x or _overlap(value._data, x._data):
             raise RuntimeError(PARTIAL_OVERLAP)
         return
     if _overlap(_region(x._data, plan), value._data) == "partial":
         raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _check_index_put_dtype(x, value):
+    if value._data.dtype != x._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, "
+                           f"got {scalar_name(x.dtype)} for the destination and "
+                           f"{scalar_name(value.dtype)} for the source.")
 
 
 def _overlap(a, b):

@@ -407,6 +407,43 @@ class ClampMax(Clamp):
     node_name = "ClampMaxBackward0"
 
 
+class ClampMinTensor(_Op):
+    """y = max(x, m) for a tensor m;  ∂y/∂x = 1 where x ≥ m,  ∂y/∂m = 1 where x < m."""
+
+    node_name = "ClampMinBackward1"
+    saved_names = ("self", "min")
+    _pick = staticmethod(np.maximum)
+
+    @staticmethod
+    def forward(ctx, x, bound):
+        from minigrad.ops._util import result_dtype
+        from minigrad.ops.arithmetic import broadcast_error
+        try:
+            np.broadcast_shapes(x.shape, bound.shape)
+        except ValueError:
+            raise broadcast_error(x, bound) from None
+        ctx.save_for_backward(x, bound)
+        dtype = result_dtype(x, bound)
+        return ctx._forward_cls._pick(x._data.astype(dtype), bound._data.astype(dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minigrad.ops._util import sum_to
+        x, bound = ctx.saved_tensors
+        keep = x >= bound if ctx._forward_cls is ClampMinTensor else x <= bound
+        need_x, need_bound = ctx.needs_input_grad
+        return (sum_to(grad * keep, x.shape) if need_x else None,
+                sum_to(grad * keep.logical_not(), bound.shape) if need_bound else None)
+
+
+class ClampMaxTensor(ClampMinTensor):
+    """y = min(x, m) for a tensor m;  ∂y/∂x = 1 where x ≤ m,  ∂y/∂m = 1 where x > m."""
+
+    node_name = "ClampMaxBackward1"
+    saved_names = ("self", "max")
+    _pick = staticmethod(np.minimum)
+
+
 class ToCopy(_Op):
     """y = x converted to another dtype;  ∂y/∂x = 1 (cast back)."""
 
@@ -478,10 +515,14 @@ def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
 
 
 def clamp_min(x, min):  # noqa: A002 - PyTorch's name
+    if isinstance(min, Tensor):
+        return ClampMinTensor.apply(x, min)
     return ClampMin.apply(x, min, None)
 
 
 def clamp_max(x, max):  # noqa: A002 - PyTorch's name
+    if isinstance(max, Tensor):
+        return ClampMaxTensor.apply(x, max)
     return ClampMax.apply(x, None, max)
 
 
