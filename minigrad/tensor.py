@@ -857,12 +857,15 @@ class Tensor:
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
     def logical_and(self, other):
+        ops.check_tensor_arg("logical_and", "other", other, 1)
         return ops.logical_and(self, other)
 
     def logical_or(self, other):
+        ops.check_tensor_arg("logical_or", "other", other, 1)
         return ops.logical_or(self, other)
 
     def logical_xor(self, other):
+        ops.check_tensor_arg("logical_xor", "other", other, 1)
         return ops.logical_xor(self, other)
 
     def logical_not(self):

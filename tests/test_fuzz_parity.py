@@ -164,6 +164,10 @@ def _resolve(lib, env, arg):
     raise ValueError(arg)
 
 
+class NotATensor(Exception):
+    """A step applies a tensor method to a non-tensor result (the same for both libraries)."""
+
+
 def _execute(lib, env, step):
     kind, name, args = step[0], step[1], step[2:]
     if kind == "input":
@@ -171,6 +175,8 @@ def _execute(lib, env, step):
         data = lib.tensor(values, dtype=getattr(lib, dtype)).reshape(shape).clone()
         return data.requires_grad_() if requires_grad else data
     args = [_resolve(lib, env, a) for a in args[0]]
+    if kind != "fn" and not isinstance(args[0], lib.Tensor):  # e.g. the tuple that max gives
+        raise NotATensor("the program applies a tensor op to something else")
     if kind == "call":
         return getattr(args[0], name)(*args[1:])
     if kind == "fn":

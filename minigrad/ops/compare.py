@@ -12,6 +12,7 @@ from minigrad.ops._util import (
     WrappedNumber,
     as_tensor_operand,
     cast_numbers,
+    check_tensor_arg,
     quiet,
     result_dtype,
     sum_to,
@@ -69,6 +70,7 @@ greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 def _logical(op, ufunc):
     def logical(a, b):
+        check_tensor_arg(op, "other", b, 2)
         return _bool_result(_broadcast(ufunc, a, _operand(op, a, b)))
     logical.__name__ = logical.__qualname__ = op
     logical.__doc__ = f"Elementwise ``{op}`` on truth values (non-zero is True): a bool tensor."

@@ -112,6 +112,7 @@ class VarMean(_Op):
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
+        ctx.set_materialize_grads(False)  # an unused output passes None, as in PyTorch
         variance = _variance(ctx, x, dim, correction, keepdim, ctx._forward_cls._op)
         axis = ctx.dim if x.ndim else None
         mean = np.asarray(x._data.mean(axis=axis, keepdims=keepdim))
