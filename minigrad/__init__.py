@@ -99,3 +99,13 @@ def __getattr__(name):
         globals()[name] = module
         return module
     raise AttributeError(f"module 'minigrad' has no attribute '{name}'")
+
+
+def _add_out_arguments():
+    """The function forms take ``out=`` (minigrad.ops.out)."""
+    from minigrad.ops.out import OUT_FUNCTIONS, with_out
+    for name in OUT_FUNCTIONS:
+        globals()[name] = with_out(globals()[name], name)
+
+
+_add_out_arguments()

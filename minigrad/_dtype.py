@@ -12,7 +12,9 @@ import numpy as np
 __all__ = ["dtype", "float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64",
            "int8", "int16", "int32", "int64", "bool", "half", "float", "double", "short", "int",
            "long", "to_dtype", "from_numpy_dtype", "check_dtype", "default_float",
-           "get_default_dtype", "set_default_dtype"]
+           "get_default_dtype", "set_default_dtype", "scalar_name", "cpp_name", "overflows",
+           "check_scalar", "can_cast", "cast_error", "not_implemented", "SUB_BOOL", "SUB_BOOLS",
+           "NEG_BOOL"]
 
 
 class dtype:
@@ -134,3 +136,74 @@ def to_dtype(spec):
     if isinstance(spec, str) and spec in _BY_NAME:
         return _BY_NAME[spec]
     return from_numpy_dtype(spec)
+
+
+# The names PyTorch's messages give a dtype: its ScalarType name (``Long``), the C++ type of an
+# element (``long int``), and the type a Python number is converted to (``int64_t``).
+_CPP = {"int8": "signed char", "int16": "short int", "int32": "int", "int64": "long int",
+        "uint8": "unsigned char", "bool": "bool", "float16": "c10::Half", "float32": "float",
+        "float64": "double"}
+_SCALAR_TO = {"int8": "int8_t", "int16": "int16_t", "int32": "int", "int64": "int64_t",
+              "uint8": "uint8_t", "float16": "c10::Half", "float32": "float",
+              "float64": "double"}
+_KIND = {"b": 0, "u": 1, "i": 1, "f": 2}
+
+
+def scalar_name(d):
+    """PyTorch's ScalarType name of ``d``: ``Long`` for int64, ``Float`` for float32."""
+    return d.tensor_type[:-6]
+
+
+def cpp_name(d):
+    """The C++ element type PyTorch names in some messages: ``long int`` for int64."""
+    return _CPP.get(d.name, d.name)
+
+
+def overflows(value, d):
+    """Whether the Python number ``value`` does not fit ``d`` (PyTorch's rule: NaN, infinity
+    and out-of-range values overflow an integer type; a negative integer may wrap around an
+    unsigned type; every number fits bool and the floating types)."""
+    if d is bool or d.is_floating_point or isinstance(value, builtins.bool):
+        return False
+    info = np.iinfo(d.numpy)
+    if isinstance(value, builtins.float) or (isinstance(value, np.floating)):
+        return not (info.min <= value <= info.max)  # NaN compares False: overflows
+    value = builtins.int(value)
+    if info.min == 0 and value < 0:
+        return -value > info.max
+    return not info.min <= value <= info.max
+
+
+def check_scalar(value, d, name=None):
+    """``value`` unchanged, or PyTorch's overflow error when it does not fit ``d``; the error
+    names the type as ``name`` (default: the C++ type a number is converted to)."""
+    if overflows(value, d):
+        name = name or _SCALAR_TO.get(d.name, d.name)
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return value
+
+
+def can_cast(source, target):
+    """PyTorch's ``canCast``: an in-place result of dtype ``source`` may be written into a
+    tensor of dtype ``target`` unless it would go from floating to integral or bool, or from
+    integral to bool."""
+    return _KIND[source.numpy.kind] <= _KIND[target.numpy.kind]
+
+
+def cast_error(source, target, cpp=False):
+    """PyTorch's error for an in-place result that cannot be cast to the tensor's dtype."""
+    name = cpp_name(target) if cpp else scalar_name(target)
+    return RuntimeError(f"result type {scalar_name(source)} can't be cast to the desired output "
+                        f"type {name}")
+
+
+def not_implemented(kernel, d):
+    """PyTorch's error for a kernel that has no version for dtype ``d``."""
+    return NotImplementedError(f'"{kernel}" not implemented for \'{scalar_name(d)}\'')
+
+
+_INVERT = "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+SUB_BOOL = f"Subtraction, the `-` operator, with a bool tensor is not supported. {_INVERT}"
+SUB_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+             "or `logical_xor()` operator instead.")
+NEG_BOOL = f"Negation, the `-` operator, on a bool tensor is not supported. {_INVERT}"

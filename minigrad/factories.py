@@ -135,9 +135,12 @@ def _store(obj, shape, dim, out, dtype):
 
 
 def _cast(array, dtype):
-    """``array.astype(dtype)`` with PyTorch's error for NaN/inf into an integer type."""
-    if dtype.numpy.kind in "iub" and array.dtype.kind == "f" and dtype is not _dtype.bool:
-        if not np.isfinite(array).all():
+    """``array.astype(dtype)`` with PyTorch's error for a value that does not fit an integer
+    type (NaN, infinity, out of range; a negative integer wraps around an unsigned type)."""
+    if dtype.numpy.kind in "iu" and array.dtype.kind in "fiu" and array.size:
+        info = np.iinfo(dtype.numpy)
+        low = -info.max if info.min == 0 and array.dtype.kind != "f" else info.min
+        if not (np.all(array >= low) and np.all(array <= info.max)):  # NaN fails too
             raise RuntimeError(f"value cannot be converted to type {dtype.name} without "
                                "overflow")
     return array.astype(dtype.numpy)
@@ -328,6 +331,7 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
     shape = _size_arg((size,), None, "full")
     fill_value = _check_number(fill_value, "full", "fill_value", 2)
     dtype = _dtype_arg(dtype, "full", _number_dtype(fill_value))
+    _dtype.check_scalar(fill_value, dtype)
     with np.errstate(all="ignore"):
         values = _cast(np.full(shape, fill_value), dtype)
     return _finish(values, requires_grad)

@@ -532,6 +532,8 @@ class Tensor:
         return ops.rpow(self, base)
 
     def __matmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
@@ -665,12 +667,15 @@ class Tensor:
         return ops.norm(self, p, dim, keepdim)
 
     def matmul(self, other):
+        ops.check_tensor_arg("matmul", "other", other, 1)
         return ops.matmul(self, other)
 
     def mm(self, other):
+        ops.check_tensor_arg("mm", "mat2", other, 1)
         return ops.mm(self, other)
 
     def dot(self, other):
+        ops.check_tensor_arg("dot", "tensor", other, 1)
         return ops.dot(self, other)
 
     def sum(self, dim=None, keepdim=False, dtype=None):
@@ -716,9 +721,11 @@ class Tensor:
         return ops.log_softmax(self, dim, dtype=dtype)
 
     def bmm(self, other):
+        ops.check_tensor_arg("bmm", "mat2", other, 1)
         return ops.bmm(self, other)
 
     def mv(self, vec):
+        ops.check_tensor_arg("mv", "vec", vec, 1)
         return ops.mv(self, vec)
 
     def addmm(self, mat1, mat2, beta=1, alpha=1):
@@ -858,21 +865,26 @@ class Tensor:
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
     def logical_and(self, other):
+        ops.check_tensor_arg("logical_and", "other", other, 1)
         return ops.logical_and(self, other)
 
     def logical_or(self, other):
+        ops.check_tensor_arg("logical_or", "other", other, 1)
         return ops.logical_or(self, other)
 
     def logical_xor(self, other):
+        ops.check_tensor_arg("logical_xor", "other", other, 1)
         return ops.logical_xor(self, other)
 
     def logical_not(self):
         return ops.logical_not(self)
 
     def maximum(self, other):
+        ops.check_tensor_arg("maximum", "other", other, 1)
         return ops.maximum(self, other)
 
     def minimum(self, other):
+        ops.check_tensor_arg("minimum", "other", other, 1)
         return ops.minimum(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08):
@@ -1020,4 +1032,83 @@ class Tensor:
 
     __ifloordiv__ = floor_divide_
 
-from minigrad import ops  # noqa: E402 - ops import Tensor from this module
+    # ---------------------------------------------------------------- more methods (issue 12)
+    def remainder(self, other):
+        return ops.remainder(self, other)
+
+    def remainder_(self, other):
+        return ops.remainder_(self, other)
+
+    def masked_fill_(self, mask, value):
+        return ops.masked_fill_(self, mask, value)
+
+    def eq_(self, other):
+        return ops.eq_(self, other)
+
+    def ne_(self, other):
+        return ops.ne_(self, other)
+
+    def lt_(self, other):
+        return ops.lt_(self, other)
+
+    def le_(self, other):
+        return ops.le_(self, other)
+
+    def gt_(self, other):
+        return ops.gt_(self, other)
+
+    def ge_(self, other):
+        return ops.ge_(self, other)
+
+    def median(self, dim=None, keepdim=False):
+        return ops.median(self, dim, keepdim)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        return ops.diagonal(self, offset, dim1, dim2)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return ops.split_with_sizes(self, split_sizes, dim)
+
+    def clamp_min(self, min):  # noqa: A002 - PyTorch's name
+        return ops.clamp_min(self, min)
+
+    def clamp_max(self, max):  # noqa: A002 - PyTorch's name
+        return ops.clamp_max(self, max)
+
+    def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
+        return ops.clamp_min_(self, min)
+
+    def clamp_max_(self, max):  # noqa: A002 - PyTorch's name
+        return ops.clamp_max_(self, max)
+
+    def as_strided_(self, size, stride, storage_offset=None):
+        return ops.as_strided_(self, size, stride, storage_offset)
+
+    def resize_(self, *sizes):
+        return ops.resize_(self, *sizes)
+
+    def resize_as_(self, other):
+        return ops.resize_(self, other.shape)
+
+    def set_(self, source=None):
+        return ops.set_(self, source)
+
+    def new(self, *args):
+        return tensor_new.new(self, *args)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_tensor(self, data, dtype, device, requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_zeros(self, *size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_ones(self, *size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_empty(self, *size, dtype=dtype, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
+
+from minigrad import ops, tensor_new  # noqa: E402 - they import Tensor from this module

@@ -4,6 +4,7 @@ import pickle
 
 import numpy as np
 import pytest
+from parity_expr import agree
 
 import minigrad
 from minigrad import _dtype
@@ -91,3 +92,112 @@ def test_default_dtype_matches_torch(torch):
         with pytest.raises(TypeError, match="only floating-point types are supported as the "
                                             "default type"):
             lib.set_default_dtype(bad)
+
+
+# ---------------------------------------------------------------- promotion, overflow, bool
+# Each case is an expression in ``T`` (minigrad or torch); the oracle stores torch's answer.
+PROMOTION = {
+    "int-clamp-float": "T.tensor([1, 2, 3]).clamp(0.5, 1.5)",
+    "int-clamp-int": "T.tensor([1, 2, 3]).clamp(2)",
+    "bool-clamp-int": "T.tensor([True, False]).clamp(0, 1)",
+    "int-plus-float": "T.tensor([1, 2]) + 0.5",
+    "bool-times-float": "T.tensor([True, False]) * 2.5",
+    "int-div-int": "T.tensor([1, 2, 3]) / T.tensor([2, 2, 2])",
+    "int-div-number": "T.tensor([1, 2, 3]) / 2",
+    "int8-div-int8": "T.tensor([1, 2], dtype=T.int8) / T.tensor([2, 4], dtype=T.int8)",
+    "bool-pow-int": "T.tensor([True, False]) ** 2",
+    "bool-pow-float": "T.tensor([True, False]) ** 2.5",
+    "bool-pow-bool": "T.tensor([True, False]) ** True",
+    "number-pow-int": "2 ** T.tensor([1, 2])",
+    "int-pow-negative": "T.tensor([1, 2]) ** -1",
+    "int-sqrt": "T.tensor([1, 4]).sqrt()",
+    "bool-remainder-number": "T.tensor([True, False]) % 2",
+    "int-add_-float": "T.tensor([1, 2, 3]).add_(0.5)",
+    "int-div_-int": "T.tensor([1, 2, 3]).div_(2)",
+    "int8-add_-double": "T.tensor([1], dtype=T.int8).add_(T.ones(1, dtype=T.float64))",
+    "int-mul_-long": "T.tensor([1], dtype=T.int32).mul_(T.tensor([3]))",
+    "bool-mul_-long": "T.tensor([True]).mul_(T.tensor([1]))",
+    "int-clamp_-float": "T.tensor([1, 2]).clamp_(0.5)",
+    "int8-clamp_-float": "T.tensor([1, 2], dtype=T.int8).clamp_(0.5)",
+    "bool-clamp_-int": "T.tensor([True, False]).clamp_(0, 1)",
+    "float-add_-double": "T.ones(2).add_(T.ones(2, dtype=T.float64))",
+}
+
+
+@pytest.mark.parametrize("src", PROMOTION.values(), ids=PROMOTION.keys())
+def test_type_promotion_matches_torch(oracle, src):
+    agree(oracle, src)
+
+
+def test_true_division_of_integers_gives_the_default_dtype():
+    minigrad.set_default_dtype(minigrad.float64)
+    try:
+        assert (minigrad.tensor([1, 2]) / 2).dtype is minigrad.float64
+        assert minigrad.tensor([1, 2]).clamp(0.5).dtype is minigrad.float64
+    finally:
+        minigrad.set_default_dtype(minigrad.float32)
+
+
+OVERFLOW = {
+    "fill_-nan": "T.tensor([1, 2, 3]).fill_(float('nan'))",
+    "fill_-int8": "T.tensor([1, 2], dtype=T.int8).fill_(300)",
+    "fill_-int32": "T.tensor([1, 2], dtype=T.int32).fill_(float('inf'))",
+    "fill_-uint8-wraps": "T.tensor([1, 2], dtype=T.uint8).fill_(-1)",
+    "fill_-bool-nan": "T.tensor([True]).fill_(float('nan'))",
+    "fill_-big-int": "T.tensor([1]).fill_(2 ** 40)",
+    "setitem-nan": "(lambda t: (t.__setitem__(0, float('nan')), t)[1])(T.tensor([1, 2, 3]))",
+    "tensor-int8-300": "T.tensor([300], dtype=T.int8)",
+    "tensor-int8--129": "T.tensor([-129], dtype=T.int8)",
+    "tensor-uint8--1": "T.tensor([-1], dtype=T.uint8)",
+    "tensor-uint8-256": "T.tensor([256], dtype=T.uint8)",
+    "tensor-uint8--1.0": "T.tensor([-1.0], dtype=T.uint8)",
+    "tensor-int32-2**31": "T.tensor([2 ** 31], dtype=T.int32)",
+    "tensor-int64-nan": "T.tensor([float('nan')], dtype=T.int64)",
+    "full-nan-long": "T.full((2,), float('nan'), dtype=T.int64)",
+    "masked_fill-nan": "T.tensor([1, 2]).masked_fill(T.tensor([True, False]), float('nan'))",
+    "masked_fill-float": "T.tensor([1, 2]).masked_fill(T.tensor([True, False]), 2.5)",
+    "clamp-int8-max": "T.tensor([1, 2], dtype=T.int8).clamp(max=300)",
+}
+
+
+@pytest.mark.parametrize("src", OVERFLOW.values(), ids=OVERFLOW.keys())
+def test_overflow_matches_torch(oracle, src):
+    agree(oracle, src)
+
+
+BOOL = {
+    "neg": "-T.tensor([True])",
+    "neg-method": "T.tensor([True]).neg()",
+    "neg_": "T.tensor([True]).neg_()",
+    "sub-bools": "T.tensor([True]) - T.tensor([True])",
+    "sub-bool-number": "T.tensor([True]) - True",
+    "sub-number": "T.tensor([True]) - 1",
+    "rsub": "1 - T.tensor([True])",
+    "int-sub_-bool": "T.tensor([1]).sub_(T.tensor([True]))",
+    "float-sub-bool": "T.tensor([1.0]) - T.tensor([True])",
+    "bool-sub-float": "T.tensor([True]) - T.tensor([1.0])",
+    "relu": "T.tensor([True]).relu()",
+    "relu_": "T.tensor([True]).relu_()",
+    "abs": "T.tensor([True]).abs()",
+    "trunc": "T.tensor([True]).trunc()",
+    "ceil": "T.tensor([True]).ceil()",
+    "floor": "T.tensor([True]).floor()",
+    "round": "T.tensor([True]).round()",
+    "remainder": "T.tensor([True]) % T.tensor([True])",
+    "argmax": "T.tensor([True, False]).argmax()",
+    "argmin": "T.tensor([True, False]).argmin(0)",
+    "pow-bools": "T.tensor([True]).pow(T.tensor([True]))",
+    "sign": "T.tensor([True, False]).sign()",
+    "add": "T.tensor([True]) + T.tensor([True])",
+}
+
+
+@pytest.mark.parametrize("src", BOOL.values(), ids=BOOL.keys())
+def test_bool_tensors_match_torch(oracle, src):
+    agree(oracle, src)
+
+
+def test_grad_of_a_root_leaf_has_its_dtype(oracle):
+    src = ("(lambda x: (x.backward(T.ones(2, dtype=T.float64)), x.grad)[1])"
+           "(T.ones(2, requires_grad=True))")
+    agree(oracle, src)

@@ -331,3 +331,43 @@ def test_view_made_under_no_grad_stays_a_constant():
         v = a[:2]
     a[1:].mul_(p)
     assert v.tolist() == [1.0, 2.0] and not v.requires_grad and v.grad_fn is None
+
+
+# ---------------------------------------------------------------- issue 12, vs the oracle
+INPLACE = {
+    "no-grad-view-flags": "(lambda a: [(v.requires_grad, v.is_leaf, v.grad_fn) for v in "
+                          "[T.no_grad()(lambda: a[:2])()]])(T.ones(3, requires_grad=True))",
+    "no-grad-view-of-nonleaf": "(lambda b: [(v.requires_grad, v.is_leaf) for v in "
+                               "[T.no_grad()(lambda: b.view(3))()]])"
+                               "(T.ones(3, requires_grad=True) * 2)",
+    "no-grad-view-mul_": "(lambda a: T.no_grad()(lambda: a[:2])().mul_(2))"
+                         "(T.ones(3, requires_grad=True))",
+    "no-grad-view-of-nonleaf-mul_": "(lambda b: T.no_grad()(lambda: b[:2])().mul_(2))"
+                                    "(T.ones(3, requires_grad=True) * 2)",
+    "no-grad-view-then-requires_grad_": "T.no_grad()(lambda: T.ones(4).view(2, 2))()"
+                                        ".requires_grad_().mul_(2)",
+    "view-made-leaf": "T.ones(4).view(2, 2).requires_grad_().mul_(2)",
+    "view-of-view-leaf": "(lambda x: x.reshape(4)[0:2].mul_(2))"
+                         "(T.ones(4).view(2, 2).requires_grad_())",
+    "eq_": "T.tensor([1.0, 2.0]).eq_(1.0)",
+    "lt_-int": "T.tensor([1, 2, 3]).lt_(2.5)",
+    "ge_-tensor": "T.tensor([1.0, 2.0]).ge_(T.tensor([2.0, 2.0]))",
+    "ne_-bool": "T.tensor([True, False]).ne_(True)",
+    "gt_-node": "(lambda y: y.gt_(1.0))(T.ones(3, requires_grad=True) * 2)",
+    "le_-node-tensor": "(lambda y: y.le_(T.ones(3)))(T.ones(3, requires_grad=True) * 2)",
+    "eq_-grad": "(lambda x: ((x * 2).eq_(2.0).sum().backward(), x.grad)[1])"
+                "(T.ones(3, requires_grad=True))",
+    "masked_fill_": "T.tensor([1.0, 2.0]).masked_fill_(T.tensor([True, False]), 5.0)",
+    "masked_fill_-int-float": "T.tensor([1, 2]).masked_fill_(T.tensor([True, False]), 2.5)",
+    "masked_fill_-node": "(lambda y: y.masked_fill_(T.tensor([True, False, True]), 0.0))"
+                         "(T.ones(3, requires_grad=True) * 2)",
+    "clamp_min_": "T.tensor([1.0, -2.0]).clamp_min_(0.0)",
+    "clamp_max_-int": "T.tensor([1, 5]).clamp_max_(2)",
+    "remainder_": "T.tensor([5.0, -5.0]).remainder_(3)",
+}
+
+
+@pytest.mark.parametrize("src", INPLACE.values(), ids=INPLACE.keys())
+def test_inplace_and_views_match_torch(oracle, src):
+    from parity_expr import agree
+    agree(oracle, src)

@@ -141,3 +141,45 @@ def test_matches_torch(case, oracle):
         _close(mine["grads"], ref["grads"], rtol=1e-6, atol=1e-10)
     if "second" in ref:
         _close(mine["second"], ref["second"], rtol=1e-6, atol=1e-10)
+
+
+# ---------------------------------------------------------------- values at the edges (issue 12)
+def _grads(make, fn):
+    """A source snippet: the gradients of the inputs ``make`` builds after ``fn(...).sum()``."""
+    return (f"(lambda xs: ((({fn})(*xs)).sum().backward(), [x.grad for x in xs])[1])"
+            f"({make})")
+
+
+EDGES = {
+    "x**x-at-0": _grads("[T.tensor([0.0, 1.0, 2.0], requires_grad=True)]", "lambda x: x ** x"),
+    "x**0-at-0": _grads("[T.tensor([0.0, 2.0], requires_grad=True)]", "lambda x: x ** 0"),
+    "x**zero-tensor": _grads("[T.tensor([0.0, 2.0], requires_grad=True), "
+                             "T.tensor([0.0, 0.0], requires_grad=True)]",
+                             "lambda x, p: x ** p"),
+    "0**b-negative": _grads("[T.tensor([-1.0, 0.0, 2.0], requires_grad=True)]",
+                            "lambda b: 0 ** b"),
+    "2**b": _grads("[T.tensor([-1.0, 0.0, 2.0], requires_grad=True)]", "lambda b: 2 ** b"),
+    "relu-nan": _grads("[T.tensor([float('nan'), 1.0, -1.0], requires_grad=True)]",
+                       "lambda x: x.relu()"),
+    "abs-nan": _grads("[T.tensor([float('nan'), 0.0, -1.0], requires_grad=True)]",
+                      "lambda x: x.abs()"),
+    "maximum-nan": _grads("[T.tensor([float('nan'), 1.0, 2.0], requires_grad=True), "
+                          "T.tensor([0.0, float('nan'), 2.0], requires_grad=True)]",
+                          "lambda a, b: T.maximum(a, b)"),
+    "softmax-empty": "T.zeros(0, 3).softmax(0)",
+    "log_softmax-empty": "T.zeros(2, 0).log_softmax(1)",
+    "logsumexp-empty": "T.zeros(2, 0).logsumexp(1)",
+    "amax-empty-other-dim": "T.zeros(0, 2).amax(1)",
+    "amin-empty-dim": "T.zeros(0, 2).amin(0)",
+    "amax-empty-all": "T.zeros(0, 2).amax()",
+    "softmax-empty-grad": _grads("[T.zeros(0, 3, requires_grad=True)]",
+                                 "lambda x: x.softmax(1)"),
+    "logsumexp-empty-grad": _grads("[T.zeros(2, 0, requires_grad=True)]",
+                                   "lambda x: x.logsumexp(1)"),
+}
+
+
+@pytest.mark.parametrize("src", EDGES.values(), ids=EDGES.keys())
+def test_values_at_the_edges_match_torch(oracle, src):
+    from parity_expr import agree
+    agree(oracle, src)

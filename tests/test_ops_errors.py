@@ -5,6 +5,7 @@ choices where an op is not differentiable (ties in ``max(dim)``)."""
 import numpy as np
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 
@@ -203,3 +204,42 @@ def test_dim_ties_send_the_gradient_to_the_first_index_like_torch(reduce, oracle
         return (x.grad.tolist(), indices.tolist())
     grads = [plain(run(minigrad)), oracle(run)]
     assert grads[0] == grads[1]
+
+
+# ---------------------------------------------------------------- issue 12: texts vs the oracle
+ERROR_TEXTS = {
+    "index-0d-0": "T.tensor(1.0)[0]",
+    "index-0d-1": "T.tensor(1.0)[1]",
+    "index-0d-two": "T.tensor(1.0)[0, 0]",
+    "index-0d-slice": "T.tensor(1.0)[0:1]",
+    "index_select-float-index": "T.ones(2).index_select(0, T.tensor([0.0]))",
+    "masked_fill-size": "T.ones(2).masked_fill(T.tensor([True, False, True]), 0.0)",
+    "masked_fill_-dtype-first": "T.ones(2).masked_fill_(T.ones(3), 0.0)",
+    "add-list": "T.ones(2) + [1, 2]",
+    "sub-list": "T.ones(2) - [1, 2]",
+    "int-mod-0": "T.tensor([1, 2]) % 0",
+    "int-mod-zero-tensor": "T.tensor([1, 2]) % T.tensor([1, 0])",
+    "narrow-0d": "T.tensor(1.0).narrow(0, 0, 1)",
+    "mv-0d": "T.tensor(1.0).mv(T.ones(1))",
+    "argmax-0d-dim": "T.tensor(1.0).argmax(1)",
+    "permute-no-args": "T.ones(2).permute()",
+    "repeat-no-args": "T.ones(2).repeat()",
+    "reshape-no-args": "T.ones(2).reshape()",
+    "expand-no-args": "T.ones(2).expand()",
+    "matmul-number": "T.ones(2, 2).matmul(2.0)",
+    "matmul-operator-number": "T.ones(2, 2) @ 2",
+    "mm-number-function": "T.mm(T.ones(2, 2), 2)",
+    "maximum-number-method": "T.ones(2).maximum(2)",
+    "cat-0d-first": "T.cat([T.ones(2), T.tensor(1.0)], 5)",
+    "where-uint8-condition": "T.where(T.tensor([1, 0], dtype=T.uint8), T.ones(2), T.zeros(2))",
+    "setitem-index-put-dtype": "(lambda x: x.__setitem__(T.tensor([0]), T.tensor([1])))(T.ones(3))",
+    "setitem-overlap": "(lambda x: x.__setitem__(slice(0, 2), x[1:3]))(T.arange(5.0))",
+    "setitem-index-put-overlap": "(lambda x: x.__setitem__(T.tensor([0, 1]), x[3:5]))"
+                                 "(T.arange(5.0))",
+    "setitem-same-region": "(lambda x: (x.__setitem__(slice(None), x), x)[1])(T.arange(3.0))",
+}
+
+
+@pytest.mark.parametrize("src", ERROR_TEXTS.values(), ids=ERROR_TEXTS.keys())
+def test_error_texts_match_torch(oracle, src):
+    agree(oracle, src)

@@ -36,6 +36,8 @@ def _make_grads(outputs, grads):
                 raise RuntimeError(
                     f"Mismatch in shape: grad_output[{i}] has a shape of {grad.shape} and "
                     f"output[{i}] has a shape of {out.shape}.")
+            if grad.dtype != out.dtype and grad.is_floating_point() and out.is_floating_point():
+                grad = grad.to(out.dtype)  # as PyTorch's engine casts it for the root's node
             result.append(grad)
         elif grad is None:
             if out.requires_grad:

@@ -441,10 +441,14 @@ def _mark_views(source, outputs):
         views = base.__dict__.get("_views")
         if views is None:
             views = base.__dict__["_views"] = weakref.WeakSet()
+    no_grad_view = not state.grad_enabled and not state.inference
     for out in outputs:
         out._base, out._version_counter = base, base._version_counter
         if views is not None:
             views.add(out)
+        elif no_grad_view:  # as in PyTorch: it may not change in place with grad mode on, and
+            out.__dict__["_no_grad_view"] = True  # a view of one that requires grad does too
+            out._requires_grad = source._requires_grad
 
 
 def _as_tensor(value, Tensor):

@@ -4,10 +4,12 @@ Modules group ops by kind; this package re-exports every op's function form
 (``add``, ``exp``, ``sum``, ``matmul``, …), which ``Tensor`` methods and ``minigrad.*`` call.
 """
 
+from minigrad.ops._util import check_tensor_arg  # noqa: F401 - Tensor methods use it
 from minigrad.ops.activation import *  # noqa: F403
 from minigrad.ops.arithmetic import *  # noqa: F403
 from minigrad.ops.combine import *  # noqa: F403
 from minigrad.ops.compare import *  # noqa: F403
+from minigrad.ops.diagonal import *  # noqa: F403
 from minigrad.ops.indexing import *  # noqa: F403
 from minigrad.ops.inplace import *  # noqa: F403
 from minigrad.ops.linalg import *  # noqa: F403
@@ -16,3 +18,5 @@ from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
 from minigrad.ops.sampling import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
+from minigrad.ops.statistics import *  # noqa: F403
+from minigrad.ops.storage import *  # noqa: F403

@@ -4,10 +4,12 @@ import functools
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
-           "result_dtype", "sum_to", "normalize_dim", "shape_error", "qualified_node_name"]
+           "result_dtype", "check_tensor_arg", "sum_to", "normalize_dim", "shape_error",
+           "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
 # would have to wrap again (NumPy >= 2.3; before, ARRAY is None, the default ``out``).
@@ -44,7 +46,7 @@ quiet = _quiet_decorator()
 _NUMBERS = (float, int, bool, np.number, np.bool_)
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
-_DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
+_DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: None}  # 2: the default dtype
 
 
 class WrappedNumber(Tensor):
@@ -157,7 +159,7 @@ def result_dtype(*tensors):
                 and _rank(t) == rank]
         if pool:
             if rank == 0:
-                return _DEFAULT[top]
+                return _DEFAULT[top] or _dtype.default_float.numpy
             return np.result_type(*pool)
     return np.result_type(*dtypes)
 
@@ -166,6 +168,14 @@ def _rank(t):
     if isinstance(t, WrappedNumber):
         return 0
     return 1 if t._data.ndim == 0 else 2
+
+
+def check_tensor_arg(op, name, value, position):
+    """PyTorch's TypeError for an argument that must be a tensor (``position`` counts from 1
+    after ``self`` for a method, from 1 for a function)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}")
 
 
 def sum_to(grad, shape):

@@ -36,7 +36,7 @@ class Softmax(_Op):
         _check_kernel(x, ctx.dim, "softmax")
         axis = ctx.dim if x.ndim else None
         with np.errstate(invalid="ignore", over="ignore"):
-            e = np.exp(_shifted(x._data, axis))
+            e = np.exp(_shifted(x._data, axis)) if x._data.size else x._data.copy()
             result = e / e.sum(axis=axis, keepdims=True)
         ctx.save_for_backward(result)
         return result
@@ -59,7 +59,7 @@ class LogSoftmax(_Op):
         _check_kernel(x, ctx.dim, "log_softmax")
         axis = ctx.dim if x.ndim else None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            shifted = _shifted(x._data, axis)
+            shifted = _shifted(x._data, axis) if x._data.size else x._data.copy()
             result = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
         ctx.save_for_backward(result)
         return result
@@ -82,7 +82,7 @@ class Logsumexp(_Op):
         data = x._data if x._data.dtype.kind == "f" else x._data.astype(np.float32)
         axis = ctx.dim if data.ndim else None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            top = np.max(data, axis=axis, keepdims=True)
+            top = np.max(data, axis=axis, keepdims=True, initial=-np.inf)  # -inf when empty
             top = np.where(np.isfinite(top), top, 0)
             result = np.log(np.exp(data - top).sum(axis=axis, keepdims=True)) + top
         if not keepdim and data.ndim:

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
@@ -11,6 +12,7 @@ from minigrad.ops._util import (
     cast_numbers,
     qualified_node_name,
     quiet,
+    result_dtype,
     sum_to,
 )
 from minigrad.tensor import Tensor
@@ -32,9 +34,40 @@ def broadcast_error(a, b):
     return RuntimeError(f"shapes {list(a.shape)} and {list(b.shape)} do not broadcast")
 
 
+def _check_sub(a, b):
+    """PyTorch refuses ``-`` on bool tensors (a bool number counts as a bool tensor)."""
+    bool_a, bool_b = a._data.dtype == np.bool_, b._data.dtype == np.bool_
+    if bool_a and bool_b:
+        raise RuntimeError(_dtype.SUB_BOOLS)
+    if bool_a or bool_b:
+        raise RuntimeError(_dtype.SUB_BOOL)
+
+
+def _operand(b, a, symbol):
+    """``b`` as an operand of ``a <symbol> b``: a tensor or a number (a list is PyTorch's
+    TypeError, as Python words it when an operator does not apply)."""
+    if isinstance(b, (list, tuple)):
+        raise TypeError(f"unsupported operand type(s) for {symbol}: 'Tensor' and "
+                        f"'{type(b).__name__}'")
+    return as_tensor_operand(b, a)
+
+
+def _check_remainder(a, b):
+    """PyTorch's errors for ``%``: no bool kernel, and an integer division by zero."""
+    data_a, data_b, dtype = cast_numbers(a, b)
+    kind = (dtype or data_a.dtype).kind
+    if kind == "b":
+        raise _dtype.not_implemented("remainder_cpu", _dtype.bool)
+    if kind in "iu" and not np.all(data_b):
+        raise RuntimeError("ZeroDivisionError")
+
+
 @quiet  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
 def _binary(ufunc, a, b, float_result=False):
     data_a, data_b, dtype = cast_numbers(a, b)
+    if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype
+        dtype = _dtype.default_float.numpy
+        data_a, data_b = data_a.astype(dtype), data_b.astype(dtype)
     try:
         out = ufunc(data_a, data_b, out=ARRAY)
     except ValueError:
@@ -85,6 +118,7 @@ class Sub(_Op):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
+        _check_sub(a, b)
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
         return _binary(np.subtract, a, _scaled(b, alpha))
 
@@ -107,7 +141,9 @@ class Rsub(_Op):
     @staticmethod
     def forward(ctx, a, c):
         ctx.alpha = 1  # node._saved_alpha, as in PyTorch
-        return _binary(np.subtract, as_tensor_operand(c, a), a)
+        c = as_tensor_operand(c, a)
+        _check_sub(c, a)
+        return _binary(np.subtract, c, a)
 
     @staticmethod
     def backward(ctx, grad):
@@ -183,6 +219,8 @@ class Neg(_Op):
 
     @staticmethod
     def forward(ctx, a):
+        if a._data.dtype == np.bool_:
+            raise RuntimeError(_dtype.NEG_BOOL)
         return np.negative(a._data)
 
     @staticmethod
@@ -220,11 +258,12 @@ class Pow(_Op):
     def forward(ctx, a, exponent):
         ctx.save_for_backward(a)
         ctx.exponent = exponent
-        data = a._data
-        if data.dtype.kind != "f" and isinstance(exponent, float):
-            data = data.astype(np.float32)
+        dtype = result_dtype(a, as_tensor_operand(exponent, a))  # bool ** 2 is int64
+        data = a._data.astype(dtype, copy=False)
         if data.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if dtype == np.bool_:  # b ** True
+            return data.copy() if exponent else np.ones_like(data)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0⁻¹ = inf, quietly
             return np.power(data, np.asarray(exponent, dtype=data.dtype))
 
@@ -254,6 +293,17 @@ class MulScalar(_Op):
         return MulScalar.apply(grad, ctx.other), None
 
 
+def _power(x, y, out=None):
+    """``np.power``, with PyTorch's integer powers with negative exponents: 1 ** -n = 1,
+    (-1) ** -n = ±1, otherwise 0 (NumPy refuses them)."""
+    if x.dtype.kind not in "iu" or y.dtype.kind not in "iu" or not (y < 0).any():
+        return np.power(x, y, out=out)
+    negative = y < 0
+    result = np.power(x, np.where(negative, 0, y))
+    one_over = np.where(x == 1, 1, np.where(x == -1, np.where(y % 2 == 0, 1, -1), 0))
+    return np.where(negative, one_over, result).astype(result.dtype)
+
+
 class PowTensor(_Op):
     """z = a ** b;  ∂z/∂a = b·a^(b-1),  ∂z/∂b = z·log(a) (0 where a = 0 and b ≥ 0)."""
 
@@ -263,7 +313,9 @@ class PowTensor(_Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.shapes = (a._data.shape, b._data.shape)
-        result = _binary(np.power, a, b)
+        if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
+            raise _dtype.not_implemented("pow", a.dtype)
+        result = _binary(_power, a, b)
         ctx.save_for_backward(a, b, result)
         return result
 
@@ -275,7 +327,8 @@ class PowTensor(_Op):
         shape_a, shape_b = ctx.shapes
         grad_a = grad_b = None
         if need_a:
-            grad_a = sum_to(grad * b * a ** (b - 1), shape_a)
+            # x ** 0 has gradient 0 everywhere, even at x = 0 (where 0 · 0⁻¹ would be nan)
+            grad_a = sum_to(where(b == 0, 0.0, grad * b * a ** (b - 1)), shape_a)
         if need_b:
             safe = where((a == 0) & (b >= 0), 0.0, result * a.log())
             grad_b = sum_to(grad * safe, shape_b)
@@ -291,17 +344,23 @@ class PowScalarBase(_Op):
     @staticmethod
     def forward(ctx, c, b):
         ctx.base = c
-        data = b._data if b._data.dtype.kind == "f" else b._data.astype(np.float32)
+        dtype = result_dtype(as_tensor_operand(c, b), b)  # 2 ** int_tensor is int64
+        data = b._data.astype(np.uint8 if dtype == np.bool_ else dtype, copy=False)
+        if dtype.kind in "iu" and (data < 0).any():
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        if c == 0:
+            ctx.saved_b_nonneg = Tensor._make(b._data >= 0)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            result = np.power(np.asarray(c, dtype=data.dtype), data)
+            result = np.power(np.asarray(c, dtype=data.dtype), data).astype(dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
     @staticmethod
     def backward(ctx, grad):
+        from minigrad.ops.combine import where
         (result,) = ctx.saved_tensors
-        if ctx.base == 0:
-            return None, grad * 0.0
+        if ctx.base == 0:  # 0 ** b: 0 for b ≥ 0, else inf · log 0 = -inf (as PyTorch)
+            return None, where(ctx.saved_b_nonneg, 0.0, grad * (result * float("-inf")))
         return None, grad * MulScalar.apply(result, float(np.log(ctx.base)))
 
 
@@ -312,7 +371,9 @@ class RemainderScalar(_Op):
 
     @staticmethod
     def forward(ctx, a, c):
-        return _binary(np.remainder, a, as_tensor_operand(c, a))
+        c = as_tensor_operand(c, a)
+        _check_remainder(a, c)
+        return _binary(np.remainder, a, c)
 
     @staticmethod
     def backward(ctx, grad):
@@ -327,6 +388,7 @@ class Remainder(_Op):
 
     @staticmethod
     def forward(ctx, a, b):
+        _check_remainder(a, b)
         ctx.save_for_backward(a, b)
         ctx.shapes = (a._data.shape, b._data.shape)
         return _binary(np.remainder, a, b)
@@ -428,7 +490,7 @@ def rfloor_divide(a, c):
 def remainder(a, b):
     if isinstance(b, (bool, int, float, np.number, np.bool_)):
         return RemainderScalar.apply(a, b)
-    return Remainder.apply(a, as_tensor_operand(b, a))
+    return Remainder.apply(a, _operand(b, a, "%"))
 
 
 def _check_alpha(a, b, alpha):
@@ -440,7 +502,7 @@ def _check_alpha(a, b, alpha):
 def add(a, b, alpha=1):
     if not isinstance(a, Tensor):
         a = as_input("add", a)
-    b = as_tensor_operand(b, a)
+    b = _operand(b, a, "+")
     if alpha == 1:
         return Add.apply(a, b)
     _check_alpha(a, b, alpha)
@@ -450,7 +512,7 @@ def add(a, b, alpha=1):
 def sub(a, b, alpha=1):
     if not isinstance(a, Tensor):
         a = as_input("sub", a)
-    b = as_tensor_operand(b, a)
+    b = _operand(b, a, "-")
     if alpha == 1:
         return Sub.apply(a, b)
     _check_alpha(a, b, alpha)
@@ -465,14 +527,14 @@ def rsub(a, c):
 def mul(a, b):
     if not isinstance(a, Tensor):
         a = as_input("mul", a)
-    return Mul.apply(a, as_tensor_operand(b, a))
+    return Mul.apply(a, _operand(b, a, "*"))
 
 
 def div(a, b, *, rounding_mode=None):
     if not isinstance(a, Tensor):
         a = as_input("div", a)
     if rounding_mode is None:
-        return Div.apply(a, as_tensor_operand(b, a))
+        return Div.apply(a, _operand(b, a, "/"))
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")

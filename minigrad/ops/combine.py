@@ -2,19 +2,14 @@
 
 import numpy as np
 
-from minigrad._dtype import to_dtype
+from minigrad._dtype import check_scalar, cpp_name, to_dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import as_tensor_operand, normalize_dim, result_dtype, sum_to
 from minigrad.ops.indexing import Select, Slice
 from minigrad.tensor import Tensor
 
 __all__ = ["Cat", "Stack", "Where", "MaskedFill", "MaskedFillTensor", "cat", "concat",
-           "concatenate", "stack", "where", "masked_fill"]
-
-_MASK_DTYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-                     "int64": "long int", "int32": "int", "int16": "short int",
-                     "int8": "signed char", "uint8": "unsigned char"}
-
+           "concatenate", "stack", "where", "masked_fill", "check_mask"]
 
 def _tensors(tensors, op):
     if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
@@ -39,9 +34,16 @@ class Cat(_Op):
 
     @staticmethod
     def forward(ctx, dim, *tensors):
+        for i, t in enumerate(tensors):
+            if t.ndim == 0:
+                raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                                   "concatenated")
         dtype = result_dtype(*tensors)
         # NB: like PyTorch, 1-D empty tensors are skipped whatever the others' shapes are.
-        parts = [t for t in tensors if t.shape != (0,)] or list(tensors[:1])
+        parts = [t for t in tensors if t.shape != (0,)]
+        if not parts:  # only legacy empty tensors: no dim to check
+            ctx.dim, ctx.pieces = 0, [(True, t.shape, t._data.dtype) for t in tensors]
+            return np.zeros((0,), dtype)
         ctx.dim = dim = normalize_dim(dim, parts[0].ndim)
         _check_cat(parts, dim)
         ctx.pieces = [(t.shape != (0,) or len(parts) == 1 and t is parts[0], t.shape,
@@ -161,7 +163,7 @@ class MaskedFill(_Op):
     @staticmethod
     def forward(ctx, x, mask, value):
         ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
-        shape = _broadcast_shape(x, ctx.mask)
+        shape = _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
         value = np.asarray(value).astype(x._data.dtype)
         return np.where(mask, value, np.broadcast_to(x._data, shape))
 
@@ -180,7 +182,7 @@ class MaskedFillTensor(_Op):
     def forward(ctx, x, mask, value):
         ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
         ctx.value_dtype = value._data.dtype
-        shape = _broadcast_shape(x, ctx.mask)
+        shape = _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
         data = value._data.astype(x._data.dtype)
         return np.where(mask, data, np.broadcast_to(x._data, shape))
 
@@ -223,6 +225,8 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{type(condition).__name__}")
+    if condition._data.dtype == np.uint8:  # NB: PyTorch also warns that this is deprecated
+        condition = Tensor._make(condition._data.astype(bool))
     if condition._data.dtype != np.bool_:
         raise RuntimeError("where expected condition to be a boolean tensor, but got a tensor "
                            f"with dtype {condition.dtype.tensor_type[:-6]}")
@@ -235,15 +239,20 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     return Where.apply(input, other, condition._data)
 
 
+def check_mask(mask):
+    """A mask of ``masked_fill`` must be a bool tensor."""
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
+                           f"{cpp_name(mask.dtype)}")
+
+
 def masked_fill(x, mask, value):
     """``value`` where ``mask`` is True, else x (``value`` a number or a 0-d tensor)."""
-    if mask._data.dtype != np.bool_:
-        name = mask._data.dtype.name
-        raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype "
-                           f"{_MASK_DTYPE_NAMES.get(name, name)}")
+    _broadcast_shape(mask, x)  # PyTorch checks the shapes first
+    check_mask(mask)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but "
                                f"got tensor with {value.ndim} dimension(s).")
         return MaskedFillTensor.apply(x, mask._data, value)
-    return MaskedFill.apply(x, mask._data, value)
+    return MaskedFill.apply(x, mask._data, check_scalar(value, x.dtype))

@@ -12,6 +12,7 @@ from minigrad.ops._util import (
     WrappedNumber,
     as_tensor_operand,
     cast_numbers,
+    check_tensor_arg,
     quiet,
     result_dtype,
     sum_to,
@@ -22,7 +23,7 @@ from minigrad.tensor import Tensor
 __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
            "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-           "isinf", "isfinite", "allclose", "isclose", "equal", "maximum", "minimum"]
+           "isinf", "isfinite", "allclose", "isclose", "equal", "maximum", "minimum", "isin"]
 
 
 def _operand(op, a, b):
@@ -69,6 +70,7 @@ greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
 
 def _logical(op, ufunc):
     def logical(a, b):
+        check_tensor_arg(op, "other", b, 2)
         return _bool_result(_broadcast(ufunc, a, _operand(op, a, b)))
     logical.__name__ = logical.__qualname__ = op
     logical.__doc__ = f"Elementwise ``{op}`` on truth values (non-zero is True): a bool tensor."
@@ -153,6 +155,24 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
 
 
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """True where an element of ``elements`` is one of ``test_elements`` (either may be a
+    number): a bool tensor of the shape of ``elements``.
+
+    Example:
+        >>> minigrad.isin(minigrad.tensor([1, 2, 3]), minigrad.tensor([2, 5]))
+        tensor([False,  True, False])
+    """
+    if not isinstance(elements, Tensor) and not isinstance(test_elements, Tensor):
+        raise TypeError("isin() received an invalid combination of arguments - got "
+                        f"({type(elements).__name__}, {type(test_elements).__name__}), but "
+                        "expected one of:")
+    values = np.asarray(elements._data if isinstance(elements, Tensor) else elements)
+    tests = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
+                       else test_elements)
+    return _bool_result(np.isin(values, tests, invert=invert))
+
+
 def equal(a, b):
     """Whether ``a`` and ``b`` have the same shape and the same values: a Python bool."""
     return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
@@ -180,7 +200,7 @@ class Maximum(_Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split(ctx, grad, gt(a, b), eq(a, b))
+        return _split(ctx, grad, gt(a, b), lt(a, b), eq(a, b))
 
 
 class Minimum(_Op):
@@ -199,17 +219,17 @@ class Minimum(_Op):
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return _split(ctx, grad, lt(a, b), eq(a, b))
+        return _split(ctx, grad, lt(a, b), gt(a, b), eq(a, b))
 
 
-def _split(ctx, grad, a_wins, tie):
-    """The gradient to each side: all of it to the winner, half of it to each side of a tie."""
+def _split(ctx, grad, a_wins, b_wins, tie):
+    """The gradient to each side: half of it to each side of a tie, none to the loser, all of
+    it otherwise (so both sides of a NaN get it, as in PyTorch)."""
     need_a, need_b = ctx.needs_input_grad
     shape_a, shape_b = ctx.shapes
-    half = grad * tie * 0.5
-    return (sum_to(grad * a_wins + half, shape_a) if need_a else None,
-            sum_to(grad * logical_not(logical_or(a_wins, tie)) + half, shape_b)
-            if need_b else None)
+    share = grad - grad * tie * 0.5
+    return (sum_to(share * logical_not(b_wins), shape_a) if need_a else None,
+            sum_to(share * logical_not(a_wins), shape_b) if need_b else None)
 
 
 def maximum(a, b):

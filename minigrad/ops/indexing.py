@@ -13,8 +13,8 @@ other's derivative, so that gradients of gradients work. Repeated indices accumu
 
 import numpy as np
 
+from minigrad._dtype import check_scalar, scalar_name
 from minigrad.autograd.function import _Op
-from minigrad.grad_mode import state
 from minigrad.ops import shape as shape_ops
 from minigrad.ops._util import as_tensor_operand, normalize_dim, qualified_node_name, sum_to
 from minigrad.tensor import Tensor
@@ -26,6 +26,9 @@ __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward",
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
              "valid indices (got {})")
 BAD_INDEX_TENSOR = "tensors used as indices must be long, int, byte or bool tensors"
+PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to "
+                   "tensor refer to a single memory location. Please clone() the tensor before "
+                   "performing the operation.")
 ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
@@ -198,13 +201,25 @@ def _consumed(item):
     return array.ndim if array.dtype == bool else 1
 
 
+def _zero_dim_message(items):
+    """PyTorch's message for an index that a 0-d tensor cannot take."""
+    used = [item for item in items if _consumed(item)]
+    first = used[0]
+    if len(used) == 1 and isinstance(first, int) and not isinstance(first, bool):
+        return ZERO_DIM if first == 0 else (f"index {first} is out of bounds for dimension 0 "
+                                            "with size 0")
+    if len(used) == 1 and isinstance(first, slice):
+        return "slice() cannot be applied to a 0-dim tensor."
+    return "too many indices for tensor of dimension 0"
+
+
 def _plan(shape, index, whole_slice_is_step):
     """Take ``index`` apart for a tensor of ``shape``; check bounds with PyTorch's messages."""
     items = index if isinstance(index, tuple) else (index,)
     used = sum(_consumed(item) for item in items)
     if used > len(shape):
         if not shape:
-            raise IndexError(ZERO_DIM)
+            raise IndexError(_zero_dim_message(items))
         raise IndexError(f"too many indices for tensor of dimension {len(shape)}")
     ellipsis_dims = len(shape) - used
     plan, shape = _Plan(), list(shape)
@@ -320,6 +335,8 @@ def select(x, dim, index):
 
 def narrow(x, dim, start, length):
     """``length`` elements from ``start`` along ``dim`` (a view)."""
+    if x.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, x.ndim)
     start = start + x.shape[dim] if start < 0 else start
     if not 0 <= start <= start + length <= x.shape[dim]:
@@ -331,6 +348,8 @@ def narrow(x, dim, start, length):
 def index_select(x, dim, index):
     """The entries of the vector ``index`` along ``dim``; a 0-d ``x`` takes one index (0)."""
     dim = normalize_dim(dim, x.ndim)
+    if isinstance(index, Tensor) and index._data.dtype.kind not in "iub":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     array = _as_index_array(index)
     if array.ndim > 1 or array.dtype == bool:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -428,17 +447,21 @@ def setitem(x, index, value):
     or a slice in the index), ``IndexPutBackward0`` for array indices on x itself,
     ``CopyBackwards`` / ``FillBackward3`` when the index is x as a whole (``x[...]``).
     """
-    from minigrad.ops.inplace import LEAF_INPLACE, OVERLAPPING, VIEW_OF_LEAF_INPLACE, inplace
+    from minigrad.ops.inplace import OVERLAPPING, check_leaf, inplace
 
     plan = _plan(x.shape, index, whole_slice_is_step=False)
     through_view = bool(plan.steps)
-    if state.grad_enabled and x._requires_grad and x.grad_fn is None:
-        raise RuntimeError(VIEW_OF_LEAF_INPLACE if through_view else LEAF_INPLACE)
+    check_leaf(x, through_view)
+    if isinstance(value, (int, float)):
+        check_scalar(value, x.dtype)
+    source = value if isinstance(value, Tensor) else None
     value = as_tensor_operand(value, x)
     region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan)
     if plan.arrays:
         region_shape = region_shape[plan.array_index()]
     region_shape = region_shape.shape
+    if source is not None and plan.arrays:  # an index put checks its source first
+        _check_source(x, source, plan)
     if plan.arrays:
         op = CopySlices if through_view else IndexPut
         stripped = _strip_leading_ones(value.shape)
@@ -451,15 +474,54 @@ def setitem(x, index, value):
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
                                "cannot be broadcast to indexing result of shape "
                                f"{list(region_shape)}") from None
+        if source is not None:
+            _check_index_put_dtype(x, source)
     else:
         op = CopySlices if through_view else (FillWhole if value.ndim == 0 else CopyWhole)
         if value.shape != region_shape and value.ndim > 0:
             value = shape_ops.view(value, _strip_leading_ones(value.shape))
             if value.shape != region_shape:
                 value = shape_ops.expand(value, region_shape)
+    if source is not None and not plan.arrays:  # a copy checks the shapes first
+        _check_source(x, source, plan)
     if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
         raise RuntimeError(OVERLAPPING)
     return inplace(x, op.apply, value, _frozen(index), plan)
+
+
+def _check_source(x, value, plan):
+    """PyTorch's checks on a tensor written by ``x[index] = value``: an index put takes the
+    destination's dtype only and no value that shares memory with x; a copy into a view takes
+    no value that overlaps the view in part."""
+    if plan.arrays:  # the dtype is checked after the shapes: _check_index_put_dtype
+        if value is x or _overlap(value._data, x._data):
+            raise RuntimeError(PARTIAL_OVERLAP)
+        return
+    if _overlap(_region(x._data, plan), value._data) == "partial":
+        raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _check_index_put_dtype(x, value):
+    if value._data.dtype != x._data.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, "
+                           f"got {scalar_name(x.dtype)} for the destination and "
+                           f"{scalar_name(value.dtype)} for the source.")
+
+
+def _overlap(a, b):
+    """How the memory of two arrays overlaps, as PyTorch judges it: None (apart, empty, or too
+    hard to tell: not both dense), "full" (the same range) or "partial"."""
+    if not (a.size and b.size and _dense(a) and _dense(b)):
+        return None
+    start_a, start_b = a.ctypes.data, b.ctypes.data
+    end_a, end_b = start_a + a.nbytes, start_b + b.nbytes
+    if (start_a, end_a) == (start_b, end_b):
+        return "full"
+    return "partial" if start_a < end_b and start_b < end_a else None
+
+
+def _dense(a):
+    return a.flags.c_contiguous or a.flags.f_contiguous
 
 
 def _frozen(index):

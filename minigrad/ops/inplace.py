@@ -10,17 +10,18 @@ import weakref
 
 import numpy as np
 
+from minigrad._dtype import can_cast, cast_error, check_scalar
 from minigrad.autograd import forward_ad
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
-from minigrad.ops import arithmetic, pointwise
+from minigrad.ops import arithmetic, combine, compare, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
 from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
 
-__all__ = ["inplace", "Zero", "Fill", "FillTensor", "Copy", "AsStrided", "LEAF_INPLACE",
-           "VIEW_OF_LEAF_INPLACE"]
+__all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
+           "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE", "NO_GRAD_VIEW_INPLACE"]
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -29,6 +30,12 @@ MULTI_OUTPUT_VIEW_INPLACE = (
     "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
     "function that returns multiple views. Such functions do not allow the output views to be "
     "modified inplace. You should replace the inplace operation by an out-of-place one.")
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block (if "
+    "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
 OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
                "a single memory location. Please clone() the tensor before performing the "
                "operation.")
@@ -55,7 +62,8 @@ class Fill(_Op):
 
     @staticmethod
     def forward(ctx, x, value):
-        return np.full_like(x._data, value)
+        check_scalar(value, x.dtype)
+        return np.full_like(x._data, np.asarray(value).astype(x._data.dtype))  # -1 wraps
 
     @staticmethod
     def backward(ctx, grad):
@@ -118,14 +126,26 @@ class AsStrided(Index):
     scatter = IndexBackward
 
 
-def _check_inplace(x):
+def check_leaf(x, through_view=False):
+    """PyTorch's errors for an in-place change, with grad mode on, of a leaf that requires grad
+    (or of a view of a leaf, or of a view made under ``no_grad``)."""
     if not (state.grad_enabled and x._requires_grad):
         return
-    if x.grad_fn is None:
-        raise RuntimeError(LEAF_INPLACE)
+    if x.__dict__.get("_no_grad_view"):
+        raise RuntimeError(NO_GRAD_VIEW_INPLACE)
     base = x._base
-    if base is not None and base.grad_fn is None and base._requires_grad:
+    if x.grad_fn is None:
+        view = through_view or (base is not None and base.grad_fn is None)
+        raise RuntimeError(VIEW_OF_LEAF_INPLACE if view else LEAF_INPLACE)
+    if base is not None and base.grad_fn is None:  # PyTorch: the base is a leaf
         raise RuntimeError(VIEW_OF_LEAF_INPLACE)
+
+
+def _check_inplace(x):
+    check_leaf(x)
+    if not (state.grad_enabled and x._requires_grad):
+        return
+    base = x._base
     forward_cls = getattr(x.grad_fn, "_forward_cls", None)
     if base is not None and forward_cls is not None and forward_cls.multi_output_view:
         raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
@@ -138,12 +158,11 @@ def _write(x, result):
     if data.shape != x._data.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
                            f"{list(np.broadcast_shapes(data.shape, x._data.shape))}")
-    if not np.can_cast(data.dtype, x._data.dtype, "same_kind"):
-        raise RuntimeError(f"result type {result.dtype.tensor_type[:-6]} can't be cast to the "
-                           f"desired output type {x.dtype.tensor_type[:-6]}")
+    if not can_cast(result.dtype, x.dtype):
+        raise cast_error(result.dtype, x.dtype)
     if not x._data.flags.writeable:
         raise RuntimeError(OVERLAPPING)
-    np.copyto(x._data, data, casting="same_kind")
+    np.copyto(x._data, data, casting="unsafe")
     x._version_counter[0] += 1
 
 
@@ -357,7 +376,69 @@ def copy_(x, src):
 
 
 def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    dtype = pointwise.clamp_dtype(x, min, max)
+    if not can_cast(dtype, x.dtype):  # this message names the C++ type
+        raise cast_error(dtype, x.dtype, cpp=True)
     return inplace(x, pointwise.clamp, min, max)
+
+
+def remainder_(x, other):
+    return inplace(x, arithmetic.remainder, other)
+
+
+def _compare_(op):
+    """``x.eq_(y)``: x takes the comparison's truth values, in its own dtype."""
+    return lambda x, other: inplace(x, lambda t, o: _comparison(op, t, o), other)
+
+
+def _comparison(op, x, other):
+    """A comparison that autograd records (PyTorch's ``EqBackward0``… nodes: zero gradients),
+    for the in-place forms on tensors that require grad."""
+    result = getattr(compare, op)(x, other)
+    if state.grad_enabled and (x._requires_grad or (isinstance(other, Tensor)
+                                                    and other._requires_grad)):
+        node = _COMPARISONS[op, isinstance(other, Tensor)]
+        return node.apply(x, as_tensor_operand(other, x), result)
+    return result
+
+
+class ComparisonInplace(_Op):
+    """y = (x op other) as 0/1 in x's dtype;  ∂y/∂x = ∂y/∂other = 0."""
+
+    @staticmethod
+    def forward(ctx, x, other, result):
+        ctx.shapes = (x.shape, x._data.dtype), (other.shape, other._data.dtype)
+        return result._data.astype(x._data.dtype)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return (Tensor._make(np.zeros(*ctx.shapes[0])), Tensor._make(np.zeros(*ctx.shapes[1])),
+                None)
+
+
+# PyTorch's nodes: EqBackward0 with a number, EqBackward1 with a tensor (and Ne, Lt, ...)
+_COMPARISONS = {(op, tensor): type(f"{op.capitalize()}Inplace{int(tensor)}", (ComparisonInplace,),
+                                   {"node_name": f"{op.capitalize()}Backward{int(tensor)}",
+                                    "__doc__": ComparisonInplace.__doc__})
+                for op in ("eq", "ne", "lt", "le", "gt", "ge") for tensor in (False, True)}
+
+
+eq_, ne_, lt_, le_, gt_, ge_ = (_compare_(op) for op in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+def clamp_min_(x, min):  # noqa: A002 - PyTorch's name
+    return clamp_(x, min, None)
+
+
+def clamp_max_(x, max):  # noqa: A002 - PyTorch's name
+    return clamp_(x, None, max)
+
+
+def masked_fill_(x, mask, value):
+    check_leaf(x)
+    combine.check_mask(mask)  # before the shapes, unlike masked_fill
+    combine._broadcast_shape(x, mask)  # and x is tensor "a" in the message
+    return inplace(x, combine.masked_fill, mask, value)
 
 
 def _unary(func):
@@ -387,6 +468,7 @@ def round_(x, *, decimals=0):
 
 
 __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "zero_", "fill_",
-            "copy_", "clamp_",
+            "copy_", "clamp_", "clamp_min_", "clamp_max_", "masked_fill_", "remainder_", "eq_",
+            "ne_", "lt_", "le_", "gt_", "ge_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]

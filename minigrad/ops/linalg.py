@@ -9,7 +9,7 @@ batch dimensions and calls ``bmm``. So ``x @ W`` shows students the very nodes P
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import sum_to
+from minigrad.ops._util import check_tensor_arg, sum_to
 from minigrad.ops.shape import Expand, SqueezeDim, UnsafeView, contiguous, reshape
 
 __all__ = ["Dot", "Mv", "Mm", "Bmm", "Addmm", "dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -65,6 +65,8 @@ class Mv(_Op):
 
     @staticmethod
     def forward(ctx, a, v):
+        if a.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         if a.ndim != 2 or v.ndim != 1:
             raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
         if a.shape[1] != v.shape[0]:
@@ -205,21 +207,25 @@ def _check_expand(shape, target):
 
 def dot(a, b):
     """The inner product of two 1-D tensors."""
+    check_tensor_arg("dot", "tensor", b, 2)
     return Dot.apply(a, b)
 
 
 def mv(a, v):
     """Matrix × vector."""
+    check_tensor_arg("mv", "vec", v, 2)
     return Mv.apply(a, v)
 
 
 def mm(a, b):
     """Matrix × matrix (no broadcasting: see ``matmul``)."""
+    check_tensor_arg("mm", "mat2", b, 2)
     return Mm.apply(a, b)
 
 
 def bmm(a, b):
     """A batch of matrix products: ``(b, n, m) × (b, m, p) → (b, n, p)``."""
+    check_tensor_arg("bmm", "mat2", b, 2)
     return Bmm.apply(a, b)
 
 
@@ -249,6 +255,7 @@ def matmul(a, b):
         >>> x @ W
         tensor([3., 3.], grad_fn=<SqueezeBackward4>)
     """
+    check_tensor_arg("matmul", "other", b, 2)
     da, db = a.ndim, b.ndim
     if da == 0 or db == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "

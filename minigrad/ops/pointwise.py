@@ -4,6 +4,7 @@ import builtins
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import ARRAY
 from minigrad.ops.arithmetic import MulScalar
@@ -12,14 +13,15 @@ from minigrad.tensor import Tensor
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
            "SigmoidBackward", "Relu", "ThresholdBackward", "Sqrt",
            "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
-           "abs", "clamp", "square", "log1p", "to_copy", "Sign", "Sgn", "sign", "Round",
-           "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
+           "abs", "clamp", "clamp_dtype", "clamp_min", "clamp_max", "ClampMin", "ClampMax",
+           "square", "log1p", "to_copy", "Sign", "Sgn", "sign",
+           "Round", "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
 
 def _floating(a):
-    """The data of ``a`` as floats: integer tensors are promoted to float32 like PyTorch."""
+    """The data of ``a`` as floats: integer tensors are promoted to the default dtype."""
     data = a._data
-    return data if data.dtype.kind == "f" else data.astype(np.float32)
+    return data if data.dtype.kind == "f" else data.astype(_dtype.default_float.numpy)
 
 
 def _quiet(func, data):
@@ -199,6 +201,8 @@ class Relu(_Op):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise RuntimeError("Boolean inputs not supported for relu")
         # (out=ARRAY: a 0-d input gives a 0-d array, not a NumPy scalar that takes a slow path)
         result = np.maximum(x._data, 0, out=ARRAY).astype(x._data.dtype, copy=False)
         ctx.save_for_backward(result)
@@ -220,7 +224,8 @@ class ThresholdBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(y)
-        return np.where(y._data > 0, g._data, 0).astype(g._data.dtype, copy=False)
+        # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch
+        return np.where(y._data <= 0, 0, g._data).astype(g._data.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -254,6 +259,8 @@ class Abs(_Op):
 
     @staticmethod
     def forward(ctx, x):
+        if x._data.dtype == np.bool_:
+            raise _dtype.not_implemented("abs_cpu", x.dtype)
         ctx.save_for_backward(x)
         return np.abs(x._data)
 
@@ -270,7 +277,12 @@ class Sign(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        return np.sign(x._data)
+        if x._data.dtype == np.bool_:
+            return x._data.copy()  # sign(True) is True
+        out = np.sign(x._data)
+        if out.dtype.kind == "f":
+            out = np.where(np.isnan(out), 0, out).astype(out.dtype)  # sign(NaN) = 0, as PyTorch
+        return np.asarray(out)
 
     @staticmethod
     def backward(ctx, grad):
@@ -287,10 +299,13 @@ class _Step(_Op):
     """A piecewise-constant function: ∂y/∂x = 0 (PyTorch returns zeros, not ``grad * 0``)."""
 
     ufunc = None
+    kernel = None
 
     @staticmethod
     def forward(ctx, x):
         data = x._data
+        if data.dtype == np.bool_:
+            raise _dtype.not_implemented(ctx._forward_cls.kernel, x.dtype)
         return data.copy() if data.dtype.kind in "biu" else ctx._forward_cls.ufunc(data)
 
     @staticmethod
@@ -303,6 +318,7 @@ class Round(_Step):
 
     node_name = "RoundBackward0"
     ufunc = np.rint
+    kernel = "round_vml_cpu"
 
 
 class Floor(_Step):
@@ -310,6 +326,7 @@ class Floor(_Step):
 
     node_name = "FloorBackward0"
     ufunc = np.floor
+    kernel = "floor_vml_cpu"
 
 
 class Ceil(_Step):
@@ -317,6 +334,7 @@ class Ceil(_Step):
 
     node_name = "CeilBackward0"
     ufunc = np.ceil
+    kernel = "ceil_vml_cpu"
 
 
 class Trunc(_Step):
@@ -324,6 +342,7 @@ class Trunc(_Step):
 
     node_name = "TruncBackward0"
     ufunc = np.trunc
+    kernel = "trunc_vml_cpu"
 
 
 class RoundDecimals(_Op):
@@ -360,7 +379,11 @@ class Clamp(_Op):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         ctx.save_for_backward(x)
         ctx.bounds = (lo, hi)
-        return np.clip(x._data, lo, hi).astype(x._data.dtype, copy=False)
+        dtype = clamp_dtype(x, lo, hi)
+        for bound in (lo, hi):
+            if bound is not None:
+                _dtype.check_scalar(bound, dtype)
+        return np.clip(x._data.astype(dtype.numpy, copy=False), lo, hi)
 
     @staticmethod
     def backward(ctx, grad):
@@ -372,6 +395,55 @@ class Clamp(_Op):
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
         return grad * mask, None, None
+
+
+class ClampMin(Clamp):
+    """y = max(x, lo);  ∂y/∂x = 1 where x ≥ lo, else 0."""
+
+    node_name = "ClampMinBackward0"
+
+
+class ClampMax(Clamp):
+    """y = min(x, hi);  ∂y/∂x = 1 where x ≤ hi, else 0."""
+
+    node_name = "ClampMaxBackward0"
+
+
+class ClampMinTensor(_Op):
+    """y = max(x, m) for a tensor m;  ∂y/∂x = 1 where x ≥ m,  ∂y/∂m = 1 where x < m."""
+
+    node_name = "ClampMinBackward1"
+    saved_names = ("self", "min")
+    _pick = staticmethod(np.maximum)
+
+    @staticmethod
+    def forward(ctx, x, bound):
+        from minigrad.ops._util import result_dtype
+        from minigrad.ops.arithmetic import broadcast_error
+        try:
+            np.broadcast_shapes(x.shape, bound.shape)
+        except ValueError:
+            raise broadcast_error(x, bound) from None
+        ctx.save_for_backward(x, bound)
+        dtype = result_dtype(x, bound)
+        return ctx._forward_cls._pick(x._data.astype(dtype), bound._data.astype(dtype))
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minigrad.ops._util import sum_to
+        x, bound = ctx.saved_tensors
+        keep = x >= bound if ctx._forward_cls is ClampMinTensor else x <= bound
+        need_x, need_bound = ctx.needs_input_grad
+        return (sum_to(grad * keep, x.shape) if need_x else None,
+                sum_to(grad * keep.logical_not(), bound.shape) if need_bound else None)
+
+
+class ClampMaxTensor(ClampMinTensor):
+    """y = min(x, m) for a tensor m;  ∂y/∂x = 1 where x ≤ m,  ∂y/∂m = 1 where x > m."""
+
+    node_name = "ClampMaxBackward1"
+    saved_names = ("self", "max")
+    _pick = staticmethod(np.minimum)
 
 
 class ToCopy(_Op):
@@ -433,8 +505,27 @@ def sign(x):
     return Sign.apply(x)
 
 
+def clamp_dtype(x, lo, hi):
+    """The dtype of ``clamp(x, lo, hi)``: x's promoted with the bounds (as numbers)."""
+    from minigrad.ops._util import WrappedNumber, result_dtype
+    bounds = [WrappedNumber._make(np.asarray(b)) for b in (lo, hi) if b is not None]
+    return _dtype.from_numpy_dtype(result_dtype(x, *bounds))
+
+
 def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
     return Clamp.apply(x, min, max)
+
+
+def clamp_min(x, min):  # noqa: A002 - PyTorch's name
+    if isinstance(min, Tensor):
+        return ClampMinTensor.apply(x, min)
+    return ClampMin.apply(x, min, None)
+
+
+def clamp_max(x, max):  # noqa: A002 - PyTorch's name
+    if isinstance(max, Tensor):
+        return ClampMaxTensor.apply(x, max)
+    return ClampMax.apply(x, None, max)
 
 
 def round(x, *, decimals=0):  # noqa: A001 - PyTorch's name

@@ -248,9 +248,9 @@ class Amax(_Op):
         data = x._data
         dims = _all_dims(dim, x.ndim)
         ctx.dim, ctx.keepdim = dims, keepdim
-        if data.size == 0:
-            empty = [d for d in dims if data.shape[d] == 0]
-            raise _empty_error(ctx._forward_cls._op, empty[0] if empty and dim else None)
+        empty = [d for d in dims if data.shape[d] == 0] if data.ndim else []
+        if empty:  # an empty tensor reduces fine over its other dims
+            raise _empty_error(ctx._forward_cls._op, empty[0] if dim != () else None)
         result = np.asarray(ctx._forward_cls._reduce(data, axis=dims if data.ndim else None,
                                                      keepdims=keepdim))
         ctx.save_for_backward(x, result)
@@ -327,6 +327,8 @@ def amin(x, dim=(), keepdim=False):
 
 def _arg(op, pick, x, dim, keepdim):
     data = x._data
+    if data.dtype == np.bool_:
+        raise RuntimeError(f"{op}(): does not support bool input")
     if dim is None:
         if data.size == 0:
             raise IndexError(f"{op}(): Expected reduction dim to be specified for "
@@ -421,14 +423,15 @@ def prod(x, dim=None, keepdim=False, dtype=None):
 
 
 # ---------------------------------------------------------------- var and std
-def _check_floating(x):
+def _check_floating(x, op="var"):
     if x._data.dtype.kind != "f":
-        raise RuntimeError("std and var only support floating point and complex dtypes")
+        names = op if op in ("var_mean", "std_mean") else "std and var"
+        raise RuntimeError(f"{names} only support floating point and complex dtypes")
 
 
 def _variance(ctx, x, dim, correction, keepdim, op):
     """Forward of var/std: the sum of squared deviations over ``dim`` / (n - correction)."""
-    _check_floating(x)
+    _check_floating(x, op)
     data = x._data
     dims = _all_dims(dim, x.ndim)
     axis = dims if data.ndim else None

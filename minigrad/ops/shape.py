@@ -16,7 +16,8 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
            "Repeat", "view", "reshape", "flatten", "unflatten", "expand", "expand_as",
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
-           "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat"]
+           "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
+           "split_with_sizes"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -86,6 +87,11 @@ class UnsafeView(_Op):
         return grad.reshape(ctx.self_sym_sizes), None
 
 
+
+def _legacy_type(x):
+    """How PyTorch's expand message names a tensor's type (bool has no legacy name there)."""
+    return "CPUBoolType" if x.dtype.name == "bool" else f"minigrad.{x.dtype.tensor_type}"
+
 class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
@@ -107,7 +113,7 @@ def _expanded_shape(x, shape):
     lead = len(shape) - x.ndim
     if lead < 0:
         raise RuntimeError(
-            f"expand(minigrad.{x.dtype.tensor_type}{{{list(x.shape)}}}, size={list(shape)}): "
+            f"expand({_legacy_type(x)}{{{list(x.shape)}}}, size={list(shape)}): "
             f"the number of sizes provided ({len(shape)}) must be greater or equal to the "
             f"number of dimensions in the tensor ({x.ndim})")
     target = []
@@ -327,8 +333,15 @@ def view(x, *shape):
     return View.apply(x, _size(shape))
 
 
+def _required(args, op, name):
+    """PyTorch's TypeError for a method called without its sizes (``x.permute()``)."""
+    if not args:
+        raise TypeError(f'{op}() missing 1 required positional arguments: "{name}"')
+
+
 def reshape(x, *shape):
     """A view when the strides allow it (ViewBackward0), else a copy (UnsafeViewBackward0)."""
+    _required(shape, "reshape", "shape")
     shape = _infer_shape(_size(shape), x._data.size)
     if _view_of(x._data, shape) is not None:
         return View.apply(x, shape)
@@ -360,6 +373,7 @@ def unflatten(x, dim, sizes):
 
 def expand(x, *shape):
     """Always records ExpandBackward0, as PyTorch does, even when the shape is unchanged."""
+    _required(shape, "expand", "size")
     return Expand.apply(x, _size(shape))
 
 
@@ -430,6 +444,7 @@ def t(x):
 
 
 def permute(x, *dims):
+    _required(dims, "permute", "dims")
     return Permute.apply(x, _size(dims))
 
 
@@ -480,6 +495,14 @@ def split(x, split_size_or_sections, dim=0):
     return Split.apply(x, sizes, dim)
 
 
+def split_with_sizes(x, split_sizes, dim=0):
+    """Pieces of ``x`` along ``dim`` of the listed sizes (which must add up to its size)."""
+    if not isinstance(split_sizes, (list, tuple)):
+        raise TypeError(f"split_with_sizes(): argument 'split_sizes' (position 1) must be "
+                        f"tuple of ints, not {type(split_sizes).__name__}")
+    return split(x, list(split_sizes), dim)
+
+
 def chunk(x, chunks, dim=0):
     if chunks <= 0:
         raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
@@ -496,4 +519,5 @@ def unbind(x, dim=0):
 
 
 def repeat(x, *repeats):
+    _required(repeats, "repeat", "repeats")
     return Repeat.apply(x, _size(repeats))

@@ -1,0 +1,179 @@
+"""Statistics that return more than one thing: ``median`` (value, or values and indices over a
+dim) and ``var_mean`` / ``std_mean`` (two results of one node, as in PyTorch)."""
+
+import numpy as np
+
+from minigrad import _dtype
+from minigrad.autograd.function import _Op
+from minigrad.ops._util import normalize_dim
+from minigrad.ops.reduction import (
+    _correction,
+    _ties,
+    _unsqueeze_to,
+    _values_indices,
+    _var_backward,
+    _variance,
+)
+from minigrad.tensor import Tensor
+
+__all__ = ["Median", "MedianDim", "VarMean", "StdMean", "median", "var_mean", "std_mean"]
+
+_MedianResult = _values_indices("median")
+
+
+def _check_median(x):
+    if x._data.dtype == np.bool_:
+        raise _dtype.not_implemented("median_cpu", x.dtype)
+
+
+def _lower_median_index(data, axis):
+    """The position of the lower median along ``axis`` (of the first NaN, when there is one:
+    NaN propagates, as in PyTorch)."""
+    order = np.argsort(data, axis=axis, kind="stable")  # NaNs sort last
+    n = data.shape[axis]
+    picked = np.take(order, [(n - 1) // 2], axis=axis)
+    nan = np.isnan(data) if data.dtype.kind == "f" else np.zeros(data.shape, bool)
+    has_nan = nan.any(axis=axis, keepdims=True)
+    first_nan = np.argmax(nan, axis=axis, keepdims=True)
+    return np.where(has_nan, first_nan, picked)
+
+
+class Median(_Op):
+    """y = the lower median of all elements;  ∂y/∂x = grad shared by the elements equal to y."""
+
+    node_name = "MedianBackward0"
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, x):
+        _check_median(x)
+        flat = x._data.reshape(-1)
+        if flat.size == 0:
+            result = np.asarray(np.nan, dtype=flat.dtype)
+        else:
+            result = np.asarray(flat[_lower_median_index(flat, 0)[0]])
+        ctx.save_for_backward(x, result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, result = ctx.saved_tensors
+        mask = _ties(x, result)
+        return grad * mask / int(mask._data.sum())
+
+
+class MedianDim(_Op):
+    """values, indices = the lower median over ``dim`` and where it is;
+    ∂values/∂x = grad at the index, 0 elsewhere."""
+
+    node_name = "MedianBackward1"
+    saved_names = ("indices",)
+
+    @staticmethod
+    def forward(ctx, x, dim, keepdim):
+        _check_median(x)
+        data = x._data
+        d = normalize_dim(dim, data.ndim)
+        ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(data.shape), d, keepdim
+        if data.ndim == 0:
+            values, indices = data.copy(), np.zeros((), np.int64)
+        else:
+            if data.shape[d] == 0:
+                raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+            indices = _lower_median_index(data, d).astype(np.int64)
+            values = np.take_along_axis(data, indices, axis=d)
+            if not keepdim:
+                values, indices = values.squeeze(d), indices.squeeze(d)
+        indices = Tensor._make(indices)
+        ctx.mark_non_differentiable(indices)
+        ctx.save_for_backward(Tensor._make(indices._data))
+        return values, indices
+
+    @staticmethod
+    def backward(ctx, grad, grad_indices):
+        if not ctx.self_sym_sizes:
+            return grad, None, None
+        (indices,) = ctx.saved_tensors
+        d = ctx.dim
+        if not ctx.keepdim:
+            grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)
+        shape = [1] * len(ctx.self_sym_sizes)
+        shape[d] = ctx.self_sym_sizes[d]
+        one_hot = Tensor._make(np.arange(shape[d]).reshape(shape) == indices._data)
+        return grad * one_hot, None, None
+
+
+class VarMean(_Op):
+    """v, m = var(x), mean(x) over ``dim``;  ∂/∂x = ∂var/∂x · grad_v + grad_m / n."""
+
+    node_name = "VarMeanBackward0"
+    saved_names = ("self",)
+    _op = "var_mean"
+
+    @staticmethod
+    def forward(ctx, x, dim, correction, keepdim):
+        ctx.set_materialize_grads(False)  # an unused output passes None, as in PyTorch
+        variance = _variance(ctx, x, dim, correction, keepdim, ctx._forward_cls._op)
+        axis = ctx.dim if x.ndim else None
+        mean = np.asarray(x._data.mean(axis=axis, keepdims=keepdim))
+        ctx.n = x._data.size // max(mean.size, 1) if x._data.size else 0
+        if ctx._forward_cls is StdMean:
+            variance = np.sqrt(variance)
+            ctx.save_for_backward(x, variance)  # the output: its use in backward is recorded
+        else:
+            ctx.save_for_backward(x)
+        return variance, mean
+
+    @staticmethod
+    def backward(ctx, grad_var, grad_mean):
+        from minigrad.ops.compare import eq, ne
+        x, *result = ctx.saved_tensors
+        grad = None
+        if grad_var is not None:
+            if ctx._forward_cls is StdMean:
+                result = result[0]
+                grad_var = grad_var / (result * 2 + eq(result, 0)) * ne(result, 0)
+            grad = _var_backward(ctx, x, grad_var)
+        if grad_mean is not None:
+            spread = _unsqueeze_to(grad_mean, ctx.dim, ctx.keepdim) if x.ndim else grad_mean
+            spread = spread.expand(x.shape) / ctx.n
+            grad = spread if grad is None else grad + spread
+        return grad, None, None, None
+
+
+class StdMean(VarMean):
+    """s, m = std(x), mean(x) over ``dim``;  ∂/∂x = ∂std/∂x · grad_s + grad_m / n."""
+
+    node_name = "StdMeanBackward0"
+    saved_names = ("self", "result")
+    _op = "std_mean"
+
+
+def median(x, dim=None, keepdim=False):
+    """The lower median of all elements; or, with ``dim``, the named tuple
+    ``(values, indices)`` over ``dim``.
+
+    Example:
+        >>> minigrad.tensor([1.0, 4.0, 2.0, 3.0]).median()
+        tensor(2.)
+    """
+    if dim is None:
+        return Median.apply(x)
+    return _MedianResult(*MedianDim.apply(x, dim, keepdim))
+
+
+def var_mean(x, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    """``(var(x, dim), mean(x, dim))``, computed by one node.
+
+    Example:
+        >>> minigrad.var_mean(minigrad.tensor([1.0, 2.0, 3.0]))
+        (tensor(1.), tensor(2.))
+    """
+    dim, correction = _correction(dim, unbiased, correction)
+    return VarMean.apply(x, dim, correction, keepdim)
+
+
+def std_mean(x, dim=None, unbiased=True, keepdim=False, *, correction=None):
+    """``(std(x, dim), mean(x, dim))``, computed by one node."""
+    dim, correction = _correction(dim, unbiased, correction)
+    return StdMean.apply(x, dim, correction, keepdim)

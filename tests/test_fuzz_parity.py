@@ -1,0 +1,289 @@
+"""A differential fuzzer: random short programs run on torch 2.13 and on minigrad must agree.
+
+A program is plain data: a few input tensors (float/int/bool, 0-d and size-0 shapes included)
+and a list of steps, each an op applied to earlier results or to numbers (broadcasting, in-place
+ops, indexing, reductions and misuses such as mismatched shapes or dtypes all arise). The same
+program runs on both libraries; each step's result is compared as plain data (exception type and
+first line of its message; dtype, shape, requires_grad, grad_fn name and values), then, when the
+last result requires grad, the gradients of the inputs after ``backward``.
+
+Examples are derandomized, and torch's answers are stored by the ``oracle`` fixture (keyed by the
+program's text), so the fuzzer also runs without torch. ``MINIGRAD_FUZZ_EXAMPLES`` sets how many
+programs the test runs (200 by default). To count differing programs rather than stop at the
+first, run the module as a script (needs torch)::
+
+    PYTHONPATH=. python tests/test_fuzz_parity.py --examples 3000 [--show 5]
+"""
+
+import math
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from oracle import plain_equal, to_plain
+
+import minigrad
+
+__all__ = ["programs", "program_text", "run_program", "traces_agree"]
+
+EXAMPLES = int(os.environ.get("MINIGRAD_FUZZ_EXAMPLES", "200"))
+RTOL, ATOL = 1e-4, 1e-5
+
+SHAPES = [(), (3,), (2, 3), (1, 3), (2, 1), (0,), (0, 3), (2, 0), (3, 1, 2)]
+DTYPES = ["float32", "float32", "float64", "int64", "int32", "bool", "uint8"]
+FLOATS = [0.0, 1.0, -1.0, 0.5, -2.5, 3.0, 2.0, -0.0, 1e3]
+INTS = [0, 1, -1, 2, -3, 5]
+NUMBERS = [0, 1, 2, -1, 3, 0.5, -2.5, 0.0, True, False, float("nan"), float("inf")]
+
+UNARY = ["neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sin", "cos", "floor",
+         "ceil", "round", "trunc", "sign", "reciprocal", "square", "logical_not", "float", "long",
+         "bool", "double", "clone", "detach", "t", "flatten", "isnan", "sum", "mean", "prod",
+         "max", "min", "argmax", "argmin", "all", "any", "var", "std", "norm", "median",
+         "__neg__", "__abs__", "__invert__", "contiguous", "exp_", "neg_", "abs_", "relu_",
+         "zero_", "sigmoid_", "tanh_", "sqrt_", "floor_", "round_"]
+WITH_DIM = ["sum", "mean", "prod", "max", "min", "argmax", "amax", "amin", "softmax",
+            "log_softmax", "logsumexp", "var", "std", "unsqueeze", "squeeze", "all", "any",
+            "median"]
+BINARY = ["add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maximum", "minimum",
+          "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
+          "matmul", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__truediv__",
+          "__rtruediv__", "__mod__", "__floordiv__", "__pow__", "__rpow__", "__and__", "__or__",
+          "__xor__", "__matmul__", "add_", "sub_", "mul_", "div_", "pow_", "copy_", "__iadd__",
+          "__imul__", "__isub__", "__itruediv__", "fill_", "eq_", "lt_", "dot", "mm", "mv",
+          "clamp_min", "clamp_max", "isin"]
+REFLECTED = ("__radd__", "__rsub__", "__rtruediv__", "__rpow__")
+SHAPE_OPS = ["reshape", "view", "expand", "permute", "transpose", "repeat", "narrow", "select",
+             "split", "chunk", "unbind", "index_select", "diagonal"]
+
+
+def _tensor_spec(draw):
+    shape = draw(st.sampled_from(SHAPES))
+    dtype = draw(st.sampled_from(DTYPES))
+    pool = (FLOATS if dtype.startswith("float") else [True, False] if dtype == "bool"
+            else [v for v in INTS if v >= 0] if dtype == "uint8" else INTS)
+    values = [draw(st.sampled_from(pool)) for _ in range(math.prod(shape))]
+    requires_grad = dtype.startswith("float") and draw(st.booleans())
+    if draw(st.integers(0, 30)) == 0:
+        requires_grad = True  # now and then a misuse: an integer tensor that requires grad
+    return ("input", values, list(shape), dtype, requires_grad)
+
+
+def _operand(draw, n):
+    """An earlier result ("v", i) or a number."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.sampled_from(NUMBERS))
+    return ("v", draw(st.integers(0, n - 1)))
+
+
+def _step(draw, n):
+    kind = draw(st.sampled_from(["unary", "dim", "binary", "binary", "shape", "index",
+                                 "setitem", "clamp", "where", "cat", "masked_fill", "to"]))
+    x = ("v", draw(st.integers(0, n - 1)))
+    dim = draw(st.integers(-3, 2))
+    if kind == "unary":
+        return ("call", draw(st.sampled_from(UNARY)), [x])
+    if kind == "dim":
+        op = draw(st.sampled_from(WITH_DIM))
+        if op in ("unsqueeze", "squeeze", "softmax", "log_softmax"):
+            return ("call", op, [x, dim])
+        return ("call", op, [x, dim, draw(st.booleans())])
+    if kind == "binary":
+        op = draw(st.sampled_from(BINARY))
+        if op in REFLECTED:  # Python calls these with a number only
+            return ("call", op, [x, draw(st.sampled_from(NUMBERS))])
+        return ("call", op, [x, _operand(draw, n)])
+    if kind == "clamp":
+        lo, hi = draw(st.sampled_from([(0, 1), (0.5, 1.5), (-1, None), (None, 2.5), (2, 1)]))
+        return ("call", draw(st.sampled_from(["clamp", "clamp_"])), [x, lo, hi])
+    if kind == "where":
+        return ("fn", "where", [("v", draw(st.integers(0, n - 1))), x, _operand(draw, n)])
+    if kind == "cat":
+        y = ("v", draw(st.integers(0, n - 1)))
+        return ("fn", draw(st.sampled_from(["cat", "stack"])), [[x, y], dim])
+    if kind == "masked_fill":
+        mask = ("v", draw(st.integers(0, n - 1)))
+        return ("call", draw(st.sampled_from(["masked_fill", "masked_fill_"])),
+                [x, mask, draw(st.sampled_from(NUMBERS))])
+    if kind == "to":
+        return ("call", "to", [x, ("dtype", draw(st.sampled_from(DTYPES)))])
+    if kind == "shape":
+        op = draw(st.sampled_from(SHAPE_OPS))
+        args = {"reshape": [[-1], [3, -1], [2, 3], []], "view": [[-1], [1, -1], [0]],
+                "expand": [[2, 3], [3, -1], [-1]], "permute": [[1, 0], [0], []],
+                "transpose": [[0, 1], [0, -1]], "repeat": [[2], [2, 1], []],
+                "narrow": [[0, 0, 1], [1, 1, 2], [0, 2, 5]], "select": [[0, 0], [1, -1]],
+                "split": [[1], [2, 1]], "chunk": [[2], [2, 1]], "unbind": [[0], [1]],
+                "index_select": [[0, ("index", [0])], [0, ("index", [1, 0])],
+                                 [0, ("findex", [0.0])]], "diagonal": [[], [1], [0, 0, 1]]}
+        return ("call", op, [x, *draw(st.sampled_from(args[op]))])
+    index = draw(st.sampled_from([0, -1, 1, 5, ("slice", 0, 2), ("slice", 1, None),
+                                  ("none",), ("ellipsis",), ("tuple", 0, 0), ("mask",),
+                                  ("index", [0, 0]), ("index", [])]))
+    if kind == "index":
+        return ("getitem", None, [x, index])
+    return ("setitem", None, [x, index, _operand(draw, n)])
+
+
+@st.composite
+def programs(draw):
+    """A random program: input tensors, then steps over them (see the module docstring)."""
+    inputs = [_tensor_spec(draw) for _ in range(draw(st.integers(1, 3)))]
+    steps = [_step(draw, len(inputs) + i) for i in range(draw(st.integers(1, 4)))]
+    return inputs + steps
+
+
+def program_text(program):
+    """The program as one line of text: the key of its stored torch answer."""
+    return "; ".join(f"v{i} = {step!r}" for i, step in enumerate(program))
+
+
+def _resolve(lib, env, arg):
+    if isinstance(arg, list):
+        return [_resolve(lib, env, a) for a in arg]
+    if not isinstance(arg, tuple):
+        return arg
+    tag = arg[0]
+    if tag == "v":
+        return env[arg[1]]
+    if tag == "dtype":
+        return getattr(lib, arg[1])
+    if tag in ("index", "findex"):
+        return lib.tensor(arg[1], dtype=lib.int64 if tag == "index" else lib.float32)
+    if tag == "slice":
+        return slice(arg[1], arg[2])
+    if tag == "none":
+        return None
+    if tag == "ellipsis":
+        return Ellipsis
+    if tag == "tuple":
+        return tuple(arg[1:])
+    if tag == "mask":
+        first = env[0]
+        return first > 0 if first.dtype != lib.bool else first
+    raise ValueError(arg)
+
+
+class NotATensor(Exception):
+    """A step applies a tensor method to a non-tensor result (the same for both libraries)."""
+
+
+def _execute(lib, env, step):
+    kind, name, args = step[0], step[1], step[2:]
+    if kind == "input":
+        values, (shape, dtype, requires_grad) = name, args
+        data = lib.tensor(values, dtype=getattr(lib, dtype)).reshape(shape).clone()
+        return data.requires_grad_() if requires_grad else data
+    args = [_resolve(lib, env, a) for a in args[0]]
+    if kind != "fn" and not isinstance(args[0], lib.Tensor):  # e.g. the tuple that max gives
+        raise NotATensor("the program applies a tensor op to something else")
+    if kind == "call":
+        return getattr(args[0], name)(*args[1:])
+    if kind == "fn":
+        return getattr(lib, name)(*args)
+    if kind == "getitem":
+        return args[0][args[1]]
+    args[0][args[1]] = args[2]
+    return args[0]
+
+
+def _error(exc):
+    """An error as plain data; the library's own name in a message (``torch.FloatTensor``,
+    ``minigrad.FloatTensor``) does not count as a difference."""
+    plain = to_plain(exc)
+    plain["message"] = plain["message"].replace("minigrad.", "torch.")
+    return plain
+
+
+def run_program(lib, program):
+    """Run ``program`` on ``lib`` (torch or minigrad): the trace of plain results."""
+    env, trace = [], []
+    for step in program:
+        try:
+            result = _execute(lib, env, step)
+        except Exception as exc:  # the error is part of the answer
+            trace.append(_error(exc))
+            return trace
+        trace.append(to_plain(result))
+        env.append(result)
+    last = env[-1]
+    if isinstance(last, lib.Tensor) and last.requires_grad:
+        try:
+            last.sum().backward()
+            trace.append(["grads"] + [to_plain(t.grad) for t in env[:len(program)]
+                                      if isinstance(t, lib.Tensor) and t.is_leaf
+                                      and t.requires_grad])
+        except Exception as exc:
+            trace.append(_error(exc))
+    return trace
+
+
+def traces_agree(got, expected):
+    """Whether two traces agree (floats within a small tolerance)."""
+    return plain_equal(got, expected, RTOL, ATOL)
+
+
+def _quiet_run(lib, program):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return run_program(lib, program)
+
+
+@settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(program=programs())
+def test_random_programs_agree_with_torch(program, oracle):
+    text = program_text(program)
+    expected = oracle(lambda torch: _quiet_run(torch, program), key=text)
+    got = _quiet_run(minigrad, program)
+    assert traces_agree(got, expected), f"{text}\nminigrad: {got}\ntorch:    {expected}"
+
+
+def test_program_text_is_a_stable_key():
+    program = [("input", [1.0], [1], "float32", True), ("call", "add", [("v", 0), 2])]
+    assert program_text(program) == ("v0 = ('input', [1.0], [1], 'float32', True); "
+                                      "v1 = ('call', 'add', [('v', 0), 2])")
+
+
+def _count(examples, show):
+    """Run ``examples`` programs on both libraries and count those that differ (needs torch)."""
+    import collections
+
+    import torch
+    torch.set_num_threads(1)
+    seen, differing, by_op = [0], [], collections.Counter()
+
+    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))
+    @given(program=programs())
+    def collect(program):
+        seen[0] += 1
+        got, expected = _quiet_run(minigrad, program), _quiet_run(torch, program)
+        if not traces_agree(got, expected):
+            i = next((i for i, (a, b) in enumerate(zip(got, expected))
+                      if not traces_agree(a, b)), min(len(got), len(expected)))
+            step = program[i] if i < len(program) else ("backward", "backward")
+            by_op[f"{step[0]}:{step[1]}"] += 1
+            differing.append((program, got, expected, i))
+
+    collect()
+    print(f"{len(differing)} of {seen[0]} programs differ "
+          f"({100 * len(differing) / max(seen[0], 1):.1f}%)")
+    for op, n in by_op.most_common(40):
+        print(f"  {n:4d}  {op}")
+    for program, got, expected, i in differing[:show]:
+        print("\n" + program_text(program))
+        print("  minigrad:", got[i:i + 1])
+        print("  torch:   ", expected[i:i + 1])
+
+
+if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--examples", type=int, default=1000)
+    parser.add_argument("--show", type=int, default=0)
+    options = parser.parse_args()
+    _count(options.examples, options.show)
+else:
+    pytestmark = pytest.mark.filterwarnings("ignore")
