@@ -13,6 +13,7 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
+from minigrad.autograd._formulas import formula_of, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -59,6 +60,7 @@ class EventCollector(observe.Emitter):
         self.passes = {}          # engine pass id -> number of the pass in this recording
         self.structures = {}      # node id -> structure_of(node) for every node seen
         self.released = {}        # node id -> names of its saved tensors released
+        self.operands = {}        # node id -> (formula, operands) the first time it ran
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
@@ -132,9 +134,14 @@ class EventCollector(observe.Emitter):
             number = self.passes.get(pass_id)
             nid = _uid if number is not None else self._nid
             refs_in = self._refs(grads_in)
+            key = nid(node)
+            if key not in self.operands:  # the numbers of its chain rule, before release
+                formula = formula_of(node)
+                self.operands[key] = (formula, operands_of(node, self._full_limit)
+                                      if formula else {})
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
-            self._store(("node_ran", len(self.events), number, nid(node), refs_in,
+            self._store(("node_ran", len(self.events), number, key, refs_in,
                          self._refs(grads_out)))
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):

@@ -10,6 +10,7 @@ described in ``docs/graph-data.md``.
 
 import json
 
+from minigrad.autograd._formulas import formula_of, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import (
     FULL_LIMIT,
@@ -166,6 +167,7 @@ class GraphBuilder:
         self.nodes = {}        # id -> [node or None (a node no longer alive), info]
         self.constants = []
         self.edges = []
+        self.operands = {}     # node id -> operands recorded when it ran (see record())
         self._stack = []
 
     # ----------------------------------------------------------------- collecting
@@ -293,6 +295,10 @@ class GraphBuilder:
                                if ref() is not None),
             "metadata": {str(k): str(v) for k, v in (node._metadata or {}).items()},
         })
+        formula = formula_of(node)
+        info["formula"] = None if formula is None else list(formula)
+        operands = self.operands.get(info["id"])
+        info["operands"] = operands_of(node, self.full_limit) if operands is None else operands
         return info
 
     def _saved_info(self, node):

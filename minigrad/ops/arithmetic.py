@@ -62,6 +62,7 @@ class Add(_Op):
     """z = a + α·b;  ∂z/∂a = 1,  ∂z/∂b = α (summed over broadcast dimensions)."""
 
     node_name = "AddBackward0"
+    formula = ("grad", "grad * alpha")
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -81,6 +82,7 @@ class Sub(_Op):
     """z = a - α·b;  ∂z/∂a = 1,  ∂z/∂b = -α."""
 
     node_name = "SubBackward0"
+    formula = ("grad", "-grad * alpha")
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -101,6 +103,7 @@ class Rsub(_Op):
     """z = c - a for a number c;  ∂z/∂a = -1."""
 
     node_name = "RsubBackward1"
+    formula = ("-grad",)
 
     @staticmethod
     def forward(ctx, a, c):
@@ -117,6 +120,7 @@ class Mul(_Op):
 
     node_name = "MulBackward0"
     saved_names = ("self", "other")
+    formula = ("grad * other", "grad * self")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -138,6 +142,10 @@ class Div(_Op):
 
     node_name = "DivBackward0"
     saved_names = ("self", "other")
+    formula = (
+        "grad / other",
+        "-grad * self / other ** 2",
+    )
 
     @staticmethod
     def forward(ctx, a, b):
@@ -160,6 +168,7 @@ class DivScalar(_Op):
     ``cross_entropy``);  ∂z/∂a = 1/s."""
 
     node_name = "DivBackward1"
+    formula = ("grad / other",)
 
     @staticmethod
     def forward(ctx, a, s):
@@ -175,6 +184,7 @@ class Neg(_Op):
     """z = -a;  ∂z/∂a = -1."""
 
     node_name = "NegBackward0"
+    formula = ("-grad",)
 
     @staticmethod
     def forward(ctx, a):
@@ -190,6 +200,7 @@ class Reciprocal(_Op):
 
     node_name = "ReciprocalBackward0"
     saved_names = ("result",)
+    formula = ("-grad * result ** 2",)
 
     @staticmethod
     def forward(ctx, a):
@@ -210,6 +221,9 @@ class Pow(_Op):
 
     node_name = "PowBackward0"
     saved_names = ("self",)
+    formula = (
+        "grad * exponent * self ** (exponent - 1)",
+    )
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -238,6 +252,7 @@ class MulScalar(_Op):
     ∂z/∂a = s."""
 
     node_name = "MulBackward1"
+    formula = ("grad * other",)
 
     @staticmethod
     def forward(ctx, a, s):
@@ -254,6 +269,10 @@ class PowTensor(_Op):
 
     node_name = "PowBackward1"
     saved_names = ("self", "exponent", "result")
+    formula = (
+        "grad * exponent * self ** (exponent - 1)",
+        "grad * result * log(self)",
+    )
 
     @staticmethod
     def forward(ctx, a, b):
@@ -282,6 +301,7 @@ class PowScalarBase(_Op):
 
     node_name = "PowBackward2"
     saved_names = ("result",)
+    formula = ("grad * result * log(base)",)
 
     @staticmethod
     def forward(ctx, c, b):
@@ -304,6 +324,7 @@ class RemainderScalar(_Op):
     """z = a mod c for a number c (sign of c, as Python's %);  ∂z/∂a = 1."""
 
     node_name = "RemainderBackward0"
+    formula = ("grad",)
 
     @staticmethod
     def forward(ctx, a, c):
@@ -319,6 +340,7 @@ class Remainder(_Op):
 
     node_name = "RemainderBackward1"
     saved_names = ("self", "other")
+    formula = ("grad", "-grad * floor(self / other)")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -363,6 +385,7 @@ class DivRounding(_Op):
     """z = a / b rounded (``floor`` or ``trunc``);  ∂z/∂a = ∂z/∂b = 0 (PyTorch's zeros)."""
 
     node_name = "DivBackward2"
+    formula = ("0 * grad", "0 * grad")
 
     @staticmethod
     def forward(ctx, a, b, rounding_mode):

@@ -169,6 +169,10 @@ class Maximum(_Op):
 
     node_name = "MaximumBackward0"
     saved_names = ("self", "other")
+    formula = (
+        "grad * ((self > other) + (self == other) / 2)",
+        "grad * ((other > self) + (self == other) / 2)",
+    )
 
     @staticmethod
     def forward(ctx, a, b):
@@ -188,6 +192,10 @@ class Minimum(_Op):
 
     node_name = "MinimumBackward0"
     saved_names = ("self", "other")
+    formula = (
+        "grad * ((self < other) + (self == other) / 2)",
+        "grad * ((other < self) + (self == other) / 2)",
+    )
 
     @staticmethod
     def forward(ctx, a, b):

@@ -31,6 +31,7 @@ class Exp(_Op):
 
     node_name = "ExpBackward0"
     saved_names = ("result",)
+    formula = ("grad * result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -49,6 +50,7 @@ class Log(_Op):
 
     node_name = "LogBackward0"
     saved_names = ("self",)
+    formula = ("grad / self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -66,6 +68,7 @@ class Log1p(_Op):
 
     node_name = "Log1PBackward0"
     saved_names = ("self",)
+    formula = ("grad / (self + 1)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -83,6 +86,7 @@ class Sin(_Op):
 
     node_name = "SinBackward0"
     saved_names = ("self",)
+    formula = ("grad * cos(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -100,6 +104,7 @@ class Cos(_Op):
 
     node_name = "CosBackward0"
     saved_names = ("self",)
+    formula = ("-grad * sin(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -117,6 +122,7 @@ class Tanh(_Op):
 
     node_name = "TanhBackward0"
     saved_names = ("result",)
+    formula = ("grad * (1 - result ** 2)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -136,6 +142,10 @@ class TanhBackward(_Op):
 
     node_name = "TanhBackwardBackward0"
     saved_names = ("grad_output", "output")
+    formula = (
+        "grad * (1 - output ** 2)",
+        "-2 * grad * grad_output * output",
+    )
 
     @staticmethod
     def forward(ctx, g, y):
@@ -155,6 +165,7 @@ class Sigmoid(_Op):
 
     node_name = "SigmoidBackward0"
     saved_names = ("result",)
+    formula = ("grad * result * (1 - result)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -176,6 +187,10 @@ class SigmoidBackward(_Op):
 
     node_name = "SigmoidBackwardBackward0"
     saved_names = ("grad_output", "output")
+    formula = (
+        "grad * output * (1 - output)",
+        "grad * grad_output * (1 - 2 * output)",
+    )
 
     @staticmethod
     def forward(ctx, g, y):
@@ -195,6 +210,7 @@ class Relu(_Op):
 
     node_name = "ReluBackward0"
     saved_names = ("result",)
+    formula = ("grad * (result > 0)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -214,6 +230,7 @@ class ThresholdBackward(_Op):
 
     node_name = "ThresholdBackwardBackward0"
     saved_names = ("self",)
+    formula = ("grad * (self > 0)", "0 * grad")
 
     @staticmethod
     def forward(ctx, g, y):
@@ -231,6 +248,7 @@ class Sqrt(_Op):
 
     node_name = "SqrtBackward0"
     saved_names = ("result",)
+    formula = ("grad / (2 * result)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -249,6 +267,7 @@ class Abs(_Op):
 
     node_name = "AbsBackward0"
     saved_names = ("self",)
+    formula = ("grad * sign(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -265,6 +284,7 @@ class Sign(_Op):
     """y = sign(x);  ∂y/∂x = 0."""
 
     node_name = "SignBackward0"
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
@@ -285,6 +305,7 @@ class _Step(_Op):
     """A piecewise-constant function: ∂y/∂x = 0 (PyTorch returns zeros, not ``grad * 0``)."""
 
     ufunc = None
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
@@ -328,6 +349,7 @@ class RoundDecimals(_Op):
     """y = x rounded to ``decimals`` decimal places (ties to even);  ∂y/∂x = 0."""
 
     node_name = "RoundBackward1"
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x, decimals):
@@ -351,6 +373,7 @@ class Clamp(_Op):
 
     node_name = "ClampBackward1"
     saved_names = ("self",)
+    formula = ("grad * between(self, bounds)",)
 
     @staticmethod
     def forward(ctx, x, lo, hi):
@@ -376,6 +399,7 @@ class ToCopy(_Op):
     """y = x converted to another dtype;  ∂y/∂x = 1 (cast back)."""
 
     node_name = "ToCopyBackward0"
+    formula = ("grad",)
 
     @staticmethod
     def forward(ctx, x, dtype):

@@ -55,6 +55,7 @@ class View(_Op):
     """y = x with another shape, same elements;  ∂y/∂x = grad reshaped back."""
 
     node_name = "ViewBackward0"
+    formula = ("reshape(grad, self_sym_sizes)",)
     is_view = True
 
     @staticmethod
@@ -75,6 +76,7 @@ class UnsafeView(_Op):
     reshaped back."""
 
     node_name = "UnsafeViewBackward0"
+    formula = ("reshape(grad, self_sym_sizes)",)
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -90,6 +92,7 @@ class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
     node_name = "ExpandBackward0"
+    formula = ("grad",)
     is_view = True
 
     @staticmethod
@@ -134,6 +137,7 @@ class Unsqueeze(_Op):
     """y = x with a new dimension of size 1 at ``dim``;  ∂y/∂x = grad squeezed at ``dim``."""
 
     node_name = "UnsqueezeBackward0"
+    formula = ("squeeze(grad, dim)",)
     is_view = True
 
     @staticmethod
@@ -150,6 +154,7 @@ class Clone(_Op):
     """y = a copy of x (same memory layout);  ∂y/∂x = 1."""
 
     node_name = "CloneBackward0"
+    formula = ("grad",)
 
     @staticmethod
     def forward(ctx, x, order="K"):
@@ -196,6 +201,7 @@ class Transpose(_Op):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  ∂y/∂x = grad swapped back."""
 
     node_name = "TransposeBackward0"
+    formula = ("swap(grad, dim0, dim1)",)
     is_view = True
 
     @staticmethod
@@ -212,6 +218,7 @@ class T(_Op):
     """y = xᵀ for a matrix (x itself for fewer dimensions);  ∂y/∂x = gradᵀ."""
 
     node_name = "TBackward0"
+    formula = ("grad.T",)
     is_view = True
 
     @staticmethod
@@ -230,6 +237,7 @@ class Permute(_Op):
     """y = x with its dimensions reordered by ``dims``;  ∂y/∂x = grad ordered back."""
 
     node_name = "PermuteBackward0"
+    formula = ("permute_back(grad, dims)",)
     is_view = True
 
     @staticmethod
