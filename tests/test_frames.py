@@ -103,8 +103,8 @@ def test_accumulate_grad_shows_before_and_after_across_two_backward_calls():
     tid = rec.snapshot.named("x")["id"]
     accumulated = [e["i"] for e in rec.events if e["kind"] == "grad_accumulated"]
     assert len(accumulated) == 2
-    assert notes(data, accumulated[0])[tid] == "gradnew\t.grad None → [3., 3.]"
-    assert notes(data, accumulated[1])[tid] == ("gradnew\t.grad [3., 3.] → [6., 6.]\n"
+    assert notes(data, accumulated[0])[tid] == "gradnew\tx.grad = None + [3., 3.] = [3., 3.]"
+    assert notes(data, accumulated[1])[tid] == ("gradnew\tx.grad = [3., 3.] + [3., 3.] = [6., 6.]\n"
                                                 "gradnew\tadded to the old .grad (not zeroed)")
     assert "gradnew" in looks(data, accumulated[1])[tid]
     assert notes(data, len(rec.events) - 1)[tid] == "grad\t.grad = [6., 6.]"

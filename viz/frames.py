@@ -31,6 +31,8 @@ Example:
 import itertools
 import math
 
+from viz.arithmetic import accumulate_text, chain_rule
+
 __all__ = ["FORMAT", "GRANULARITIES", "build_frames", "value_text", "event_at"]
 
 FORMAT = "minigrad.frames/1"
@@ -43,6 +45,7 @@ _HOOK_KINDS = {"tensor_hook", "node_pre_hook", "node_post_hook", "post_accumulat
 _FLASH_END = {"node_started", "backward_started", "backward_finished", "error", "node_created"}
 NOTE_LIMIT = 44        # characters of a value shown on the picture (the panel shows more)
 PANEL_LIMIT = 8        # items listed per panel row before "… and N more"
+ARITH_WIDTH = 34       # characters per line of a chain rule on the picture
 
 
 # ----------------------------------------------------------------- values as text
@@ -175,6 +178,39 @@ class _Graph:
             return f"{self.name(info['variable'])}'s AccumulateGrad"
         return str(info.get("label") or info["name"])
 
+    def input_name(self, nid, position):
+        """The name of the tensor whose gradient ``nid`` sends through input ``position``."""
+        edges = self.out_edges.get(nid, ())
+        edge = next((e for e in edges if e["position"] == position), None)
+        if edge is None or edge["kind"] != "next":
+            return f"input {position}"
+        target = self.nodes.get(edge["target"]) or {}
+        if target.get("kind") == "accumulate":
+            variable = target.get("variable")
+            return self.name(variable) if variable in self.tensors else "leaf"
+        for tid in target.get("outputs") or ():
+            if self.tensors.get(tid, {}).get("output_nr") == edge["input_nr"]:
+                return self.name(tid)
+        stem = str(target.get("name") or "").split("Backward")[0].lower()
+        return {"t": "transposed"}.get(stem, stem) or f"input {position}"
+
+    def operand_names(self, nid, inputs):
+        """Formula name → the student's name: ``self`` → ``a``, ``result`` → ``c``."""
+        node = self.nodes[nid]
+        names = {k: self.name(t) for k, t in (node.get("operand_tensors") or {}).items()
+                 if t in self.tensors}
+        for slot in node.get("saved") or ():
+            if slot.get("tensor") in self.tensors:
+                names[slot["name"]] = self.name(slot["tensor"])
+        outputs = node.get("outputs") or ()
+        fallback = {"self": inputs[0] if inputs else None,
+                    "other": inputs[1] if len(inputs) > 1 else None,
+                    "result": self.name(outputs[0]) if outputs else None}
+        for key, value in fallback.items():
+            if key not in names and value and not value.startswith("input "):
+                names[key] = value
+        return names
+
     def hook_target(self, event):
         """The drawn element whose badge flashes when the hook of ``event`` fires."""
         tensor = event.get("tensor")
@@ -225,6 +261,8 @@ class _Builder:
         self.roots = {}               # root tensor id -> initial grad ref, current pass
         self.flash = {}               # element id -> (class, note lines) until the run ends
         self.created = None           # node ids created so far (None: no forward events)
+        self.arith = {}               # event index -> chain-rule lines (the panel shows them)
+        self.accumulated = {}         # event index -> "x.grad = None + 3. = 3."
         if any(e["kind"] == "node_created" for e in self.events):
             self.created = set()
             self.future_nodes = {e["node"] for e in self.events if e["kind"] == "node_created"}
@@ -311,14 +349,21 @@ class _Builder:
         elif kind == "node_ran":
             self.sent[event["node"]] = list(event["grads_out"])
             dirty.update(self._around(event["node"]))
+            self.arithmetic(event)
         elif kind == "node_post_hook" and event["result"] is not None:
             self.sent[event["node"]] = list(event["result"])
             dirty.update(self._around(event["node"]))
         elif kind == "grad_summed":
             self.summed(event, previous)
         elif kind == "grad_accumulated":
-            before = self.text(event["before"], 20)
-            lines = [("gradnew", f".grad {before} → {self.text(event['after'], 24)}")]
+            inputs = state["inputs"] or [None]
+            added = _difference(self.values[event["after"]], self.values[event["before"]]) \
+                if event["before"] is not None else self.values[event["after"]]
+            added = inputs[0] if inputs[0] is not None else added
+            text = accumulate_text(g.name(event["tensor"]), self.ref_value(event["before"]),
+                                   added, self.ref_value(event["after"]))
+            self.accumulated[event["i"]] = text
+            lines = [("gradnew", _cut(text, 60))]
             if event["before"] is not None:     # the "forgot zero_grad" moment
                 lines.append(("gradnew", "added to the old .grad (not zeroed)"))
             self.mark(event["tensor"], "gradnew", lines)
@@ -357,6 +402,25 @@ class _Builder:
         for edge in self.graph.in_edges.get(event["node"], ()):
             if edge["source"] == event["sender"] and edge["input_nr"] == event["index"]:
                 self.mark(edge["id"], "sum")
+
+    def ref_value(self, ref):
+        return None if ref is None else self.values[ref]
+
+    def arithmetic(self, event):
+        """The chain rule with its numbers, on the node that just ran (see viz/arithmetic.py)."""
+        g, nid = self.graph, event["node"]
+        node = g.nodes.get(nid)
+        if not node or not node.get("formula") or not event["grads_in"]:
+            return
+        inputs = [g.input_name(nid, k) for k in range(len(event["grads_out"]))]
+        args = (node, self.ref_value(event["grads_in"][0]),
+                [self.ref_value(r) for r in event["grads_out"]], inputs,
+                g.operand_names(nid, inputs))
+        lines = chain_rule(*args)
+        if lines:
+            self.arith[event["i"]] = lines
+            self.mark(nid, "arith", [("arith", part) for line in chain_rule(*args, compact=True)
+                                     for part in _fold(line, ARITH_WIDTH)])
 
     def mark(self, item_id, flag, lines=()):
         """Flash ``flag`` (and note ``lines``) on an element until the running node changes."""
@@ -633,6 +697,7 @@ class _Builder:
             sends = self.sends_text(state["node"])
             if sends:
                 rows.append(["sends", sends])
+        rows.extend(["chain rule", line] for line in self.arith.get(event["i"], ()))
         rows.extend(self.event_rows(event, previous))
         ready, pending, grads = state["ready"], state["pending"], state["grads"]
         if ready:
@@ -662,8 +727,9 @@ class _Builder:
         g, kind = self.graph, event["kind"]
         if kind == "grad_accumulated":
             name = g.name(event["tensor"])
-            rows = [["accumulates", f"{name}.grad: {self.text(event['before'], 200)} → "
-                                    f"{self.text(event['after'], 200)}"]]
+            rows = [["accumulates", self.accumulated.get(event["i"]) or
+                     f"{name}.grad: {self.text(event['before'], 200)} → "
+                     f"{self.text(event['after'], 200)}"]]
             if event["before"] is not None:
                 rows.append(["note", f"backward() adds into {name}.grad, it never replaces "
                                      "it: the old value came from an earlier backward. "
@@ -720,6 +786,18 @@ def _error_hint(message, node):
                 "x[...] = …) changed it afterwards: its version counter moved on, so the "
                 "saved value is stale. Use the out-of-place op (y = y * 2) or clone() first.")
     return ""
+
+
+def _fold(line, width):
+    """A chain-rule line cut at its "=" signs into lines of at most ``width`` characters."""
+    parts = line.split(" = ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " = " + part
+        else:
+            lines.append("  = " + part)
+    return [_cut(text, width + 12) for text in lines]
 
 
 def _wrap(text, width, max_lines):

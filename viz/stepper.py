@@ -39,6 +39,7 @@ class StepperCanvas(anywidget.AnyWidget):
     frame = traitlets.Int(0).tag(sync=True)
     granularity = traitlets.Unicode("event").tag(sync=True)
     theme = traitlets.Unicode("default").tag(sync=True)
+    arithmetic = traitlets.Bool(True).tag(sync=True)   # the chain rule with numbers, shown
 
 
 class Stepper(widgets.VBox):

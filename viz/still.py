@@ -78,8 +78,10 @@ FRACTIONS = (0.5, 0.35, 0.65, 0.22, 0.78)  # where along an arrow its note may s
 # What a note's spot costs per unit of area it covers: a box, a label or a note; an arrow;
 # room out of the picture (the picture is widened for it); and, per unit of the note's own
 # area, a spot at a box's corner (a note there is less clearly the box's own).
-COVER, CROSS, OUTSIDE, CORNER = 4.0, 2.0, 0.1, 0.3
+COVER, CROSS, OUTSIDE, CORNER = 40.0, 2.0, 0.1, 0.3
+NOTE = 2000.0  # covering another note: two notes shown at once must never overlap
 DIAGONAL, LEAD = 0.7071, 4.0  # cos 45°; how far a corner note stands off its element
+FAR = (8.0, 18.0, 32.0, 50.0)  # how much further out a note may stand, tied by a leader line
 
 
 def geometry(svg, prefix):
@@ -213,18 +215,23 @@ def _candidates(box):
         return [((x, y), "c")]
     sides = [((x + w + GAP, y + h / 2), "r"), ((x - GAP, y + h / 2), "l"),
              ((x + w / 2, y + h + GAP), "b"), ((x + w / 2, y - GAP), "t")]
+    # Further out, tied by a leader line: when every spot next to the box is taken.
+    far = [((x + w / 2, y + h + GAP + d), "b", (x + w / 2, y + h)) for d in FAR] + \
+        [((x + w / 2, y - GAP - d), "t", (x + w / 2, y)) for d in FAR] + \
+        [((x + w + GAP + d, y + h / 2), "r", (x + w, y + h / 2)) for d in FAR] + \
+        [((x - GAP - d, y + h / 2), "l", (x, y + h / 2)) for d in FAR]
     if box[4:5] == ["ellipse"]:
         # Diagonally out from the curve at 45°: the note's near corner just off the outline.
         cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 * DIAGONAL, h / 2 * DIAGONAL
         return sides + [((cx + sx * rx + sx * LEAD, cy + sy * ry + sy * LEAD), side,
                          (cx + sx * rx, cy + sy * ry))
                         for sx, sy, side in ((1, -1, "ne"), (1, 1, "se"), (-1, -1, "nw"),
-                                             (-1, 1, "sw"))]
+                                             (-1, 1, "sw"))] + far
     inset = min(LEAD, h / 2)
     return sides + [((x + w + GAP, y), "r", (x + w, y + inset)),
                     ((x + w + GAP, y + h), "r", (x + w, y + h - inset)),
                     ((x - GAP, y), "l", (x, y + inset)),
-                    ((x - GAP, y + h), "l", (x, y + h - inset))]
+                    ((x - GAP, y + h), "l", (x, y + h - inset))] + far
 
 
 def place_notes(boxes, notes):
@@ -258,7 +265,13 @@ def place_notes(boxes, notes):
         if width == 0:
             continue
         best = None
-        for rank, (anchor, side, *point) in enumerate(_candidates(boxes[key])):
+        spots = _candidates(boxes[key])
+        box = boxes[key]
+        if box[2] > 0:   # last resort: in the margin beside the picture, with a leader line
+            cy = box[1] + box[3] / 2
+            spots += [((bounds[2] + 2 * GAP, cy), "r", (box[0] + box[2], cy)),
+                      ((bounds[0] - 2 * GAP, cy), "l", (box[0], cy))]
+        for rank, (anchor, side, *point) in enumerate(spots):
             rect = _box(anchor, side, width, height)
             cost = grid.cost(key, rect) + OUTSIDE * _outside(rect, bounds)
             if rank >= 4 and boxes[key][2] > 0:
@@ -268,7 +281,7 @@ def place_notes(boxes, notes):
             if cost == 0:
                 break
         _, _, anchor, side, rect, point = best
-        grid.add(key, rect, COVER)
+        grid.add(key, rect, NOTE)
         placed[key] = [round(anchor[0], 2), round(anchor[1], 2), side]
         if point:
             placed[key] += [round(point[0][0], 2), round(point[0][1], 2)]

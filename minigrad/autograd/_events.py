@@ -13,7 +13,7 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
-from minigrad.autograd._formulas import formula_of, operands_of
+from minigrad.autograd._formulas import formula_of, operand_tensors, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -137,8 +137,9 @@ class EventCollector(observe.Emitter):
             key = nid(node)
             if key not in self.operands:  # the numbers of its chain rule, before release
                 formula = formula_of(node)
-                self.operands[key] = (formula, operands_of(node, self._full_limit)
-                                      if formula else {})
+                self.operands[key] = (formula, operands_of(node, self._full_limit), {
+                    name: self.tensor(t) for name, t in operand_tensors(node).items()}) \
+                    if formula else (None, {}, {})
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
             self._store(("node_ran", len(self.events), number, key, refs_in,

@@ -21,7 +21,7 @@ import re
 
 from minigrad.autograd._values import value_of
 
-__all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of"]
+__all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors"]
 
 # The helpers an expression may call (besides NumPy's operators and ``.T``).
 FUNCTIONS = frozenset({
@@ -104,3 +104,13 @@ def operands_of(node, full_limit):
         elif name in node.__dict__:
             result[name] = _plain(node.__dict__[name], full_limit)
     return result
+
+
+def operand_tensors(node):
+    """``{saved name: tensor}`` for the saved inputs of ``node`` that are still held (a saved
+    output is the node's own result and needs no link)."""
+    saved = node._saved
+    if not saved or formula_of(node) is None:
+        return {}
+    return {name: slot.tensor for name, slot in zip(node._saved_names(), saved)
+            if slot is not None and slot.tensor is not None}

@@ -155,7 +155,10 @@ function restyle(view, id, event) {
     for (const add of cls.split(" ")) if (add) el.classList.add("mgs-" + add);
     view.classes.set(id, cls);
   }
-  const note = valueAt(d.notes[id], event);
+  let note = valueAt(d.notes[id], event);
+  if (view.hideArith && note) {   // the chain-rule lines are hidden: drop them from the note
+    note = note.split("\n").filter((l) => !l.startsWith("arith\t")).join("\n");
+  }
   if ((view.notes.get(id) || "") !== note) {
     const old = view.noteNodes.get(id);
     if (old) old.remove();
@@ -287,10 +290,35 @@ function render({ model, el }) {
   const body = make("div", "mgs-body");
   const key = make("div", "mgs-key");
   for (const [cls, text] of KEY_TEXT) key.append(make("span", "mgs-key-" + cls, text));
+  // The arithmetic overlay (chain rule with numbers on the running node) can be hidden.
+  const arithBox = make("input");
+  arithBox.type = "checkbox";
+  arithBox.className = "mgs-arith-toggle";
+  const arithLabel = make("label", "mgs-arith-label");
+  arithLabel.append(arithBox, document.createTextNode(" show the arithmetic"));
+  key.append(arithLabel);
   body.append(stage, panel);
   root.append(status, caption, body, key);
   el.append(root);
   let view = null, queued = false, following = false;
+
+  function setArith() {
+    const show = model.get("arithmetic") !== false;
+    arithBox.checked = show;
+    root.classList.toggle("mgs-no-arith", !show);
+    if (view && view.hideArith !== !show) {
+      view.hideArith = !show;
+      for (const node of view.noteNodes.values()) node.remove();
+      view.noteNodes.clear();
+      view.notes.clear();
+      for (const id of view.ids) restyle(view, id, view.event);
+    }
+  }
+  arithBox.addEventListener("change", () => {
+    model.set("arithmetic", arithBox.checked);
+    model.save_changes();
+    setArith();
+  });
 
   function update() {
     if (!view) return;
@@ -327,6 +355,7 @@ function render({ model, el }) {
     const svg = model.get("svg") || "";
     const same = view && view.svg === svg;
     view = buildView(stage, svg, data, view);
+    view.hideArith = model.get("arithmetic") === false;
     if (!same) layout();
     stage.scrollTop = top;
     stage.scrollLeft = left;
@@ -388,7 +417,9 @@ function render({ model, el }) {
   model.on("change:frame", update);
   model.on("change:granularity", update);
   model.on("change:theme", setTheme);
+  model.on("change:arithmetic", setArith);
   setTheme();
+  setArith();
   load();
   return () => {
     model.off("change:svg", schedule);
@@ -396,6 +427,7 @@ function render({ model, el }) {
     model.off("change:frame", update);
     model.off("change:granularity", update);
     model.off("change:theme", setTheme);
+    model.off("change:arithmetic", setArith);
     root.removeEventListener("keydown", onKey);
     if (resize) resize.disconnect();
   };
