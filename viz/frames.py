@@ -339,13 +339,17 @@ class _Builder:
             self.created.add(event["node"])
             dirty.update(self._around(event["node"]))
             self.mark(event["node"], "born")
-            if previous is None:
-                dirty.update(self._everything())
+        if previous is None:
+            dirty.update(self._everything())
         if kind == "backward_started":
             dirty.update(self._pass_elements())
             self.sent = {}
             self.roots = dict(zip(event["roots"], event["grads"]))
             dirty.update(self._pass_elements())
+            start = event.get("graph_root")
+            if start in g.nodes and not any(g.shown(t) and t in g.tensors for t in self.roots):
+                grads = ", ".join(self.text(r) for r in event["grads"])
+                self.mark(start, "start", [("flow", f"backward() starts here: grad {grads}")])
         elif kind == "node_ran":
             self.sent[event["node"]] = list(event["grads_out"])
             dirty.update(self._around(event["node"]))
@@ -566,6 +570,10 @@ class _Builder:
         if error and error["node"] == nid:
             return ["error"], [("error", line) for line in _wrap(
                 f"{error['type']}: {error['message']}", 46, 5)]
+        if state["node"] == nid and not state["finished"] and node["kind"] == "accumulate" \
+                and state["api"] == "grad":   # torch only captures the gradient here
+            return ["captured"], [("grad", "autograd.grad() takes the gradient here;"),
+                                  ("grad", "AccumulateGrad does not run")]
         if state["node"] == nid and not state["finished"]:
             inputs = state["inputs"] or []
             got = ", ".join(self.value(v, 30) for v in inputs) or "nothing"
@@ -600,7 +608,7 @@ class _Builder:
                                                 and self._acc_future(owner))):
             return ["future"], []
         classes, lines = [], []
-        if tid in self.roots:
+        if tid in self.roots and not (owner and owner in state["ran"]):
             classes.append("start")
             lines.append(("flow", f"start: grad {self.text(self.roots[tid])}"))
         if tid in state["grads"] and "gradnew" not in self.flash.get(tid, ((),))[0]:
@@ -645,6 +653,8 @@ class _Builder:
             return [], []
         if kind == "variable":
             return (["sent"] if source in state["ran"] else []), []
+        if kind == "constant":     # (None, 0): nothing is ever sent there
+            return [], []
         grads = self.sent.get(source)
         if grads is None:
             return [], []
@@ -653,8 +663,8 @@ class _Builder:
         if kind == "next" and state["node"] == target and not state["finished"]:
             classes.append("in")
         ref = grads[position] if position < len(grads) else None
-        if kind == "constant" or ref is None:
-            return classes, [("flow", "no grad")] if kind == "next" else []
+        if ref is None:
+            return ["nograd"], [("flow", "no grad")]
         return classes, [("flow", self.text(ref))]
 
     def _edge(self, eid):
@@ -663,6 +673,9 @@ class _Builder:
     def focus_of(self, event, state):
         if state["error"]:
             return state["error"]["node"]
+        if event["kind"] == "backward_started":
+            return next((t for t in event["roots"] if t in self.graph.tensors),
+                        event.get("graph_root"))
         return state["node"] or event.get("node") or event.get("tensor")
 
     # ------------------------------------------------------------- the side panel
@@ -681,8 +694,8 @@ class _Builder:
         g, rows = self.graph, []
         passes = self.passes
         if state["pass"] is not None and len(passes) > 1:
-            rows.append(["pass", f"{state['api'] or 'backward'}() call {state['pass']} of "
-                                 f"{len(passes)}"])
+            api = "autograd.grad" if state["api"] == "grad" else "backward"
+            rows.append(["pass", f"pass {state['pass']} of {len(passes)}: {api}()"])
         if state["error"]:
             error = state["error"]
             rows.append(["error", f"{error['type']} in {g.label(error['node'])}: "

@@ -157,7 +157,10 @@ class EventCollector(observe.Emitter):
         if not self.truncated:
             number = self.passes.get(pass_id)
             nid = node._uid if number is not None else self._nid(node)
-            names = self.released[nid] = tuple(node._saved_names() if names is None else names)
+            names = node._saved_names() if names is None else names
+            saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
+            names = self.released[nid] = tuple(
+                n for k, n in enumerate(names) if k >= len(saved) or saved[k] is not None)
             self._store(("saved_released", len(self.events), number, nid, names))
 
     def _store(self, event):
@@ -384,8 +387,11 @@ def structure_of(node, nid):
     for child, input_nr in node.next_functions:
         next_.append(None if child is None else child._uid or node_id(child))
         next_.append(input_nr)
+    saved = node._saved
+    names = tuple(n for n, slot in zip(node._saved_names(), saved) if slot is not None) \
+        if saved else ()
     return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
-            tuple(node._saved_names()) if node._saved else (), tuple(next_))
+            names, tuple(next_))
 
 
 def structure_info(structure):
