@@ -21,6 +21,8 @@ import html
 import re
 import xml.etree.ElementTree as ET
 
+from viz.text import xml_safe
+
 __all__ = ["FONT_SIZE", "LINE", "CHAR", "PAD", "geometry", "note_size", "place_notes", "leader",
            "widen", "frame_svg", "value_at", "covering", "STEPPER_CSS"]
 
@@ -353,7 +355,7 @@ def note_svg(note, place):
     width, height = note_size(note)
     x, y, _, _ = _box((place[0], place[1]), place[2], width, height)
     lines = [line.split("\t", 1) for line in note.split("\n")]
-    kind = html.escape(lines[0][0] if len(lines[0]) == 2 else "state", quote=True)
+    kind = html.escape(xml_safe(lines[0][0] if len(lines[0]) == 2 else "state"), quote=True)
     parts = [f'<g class="mgs-note mgs-note-{kind}">']
     lead = leader(place, width, height)
     if lead is not None:
@@ -366,7 +368,7 @@ def note_svg(note, place):
         line_kind, text = (line if len(line) == 2 else ("state", line[0]))
         parts.append(f'<text class="mgs-line-{html.escape(line_kind, quote=True)}" '
                      f'x="{x + PAD:.1f}" y="{y + PAD + (k + 1) * LINE - 3:.1f}">'
-                     f"{html.escape(text, quote=False)}</text>")
+                     f"{html.escape(xml_safe(text), quote=False)}</text>")
     parts.append("</g>")
     return "".join(parts)
 
@@ -444,7 +446,7 @@ def _with_caption(svg, caption):
     svg = _SIZE.sub(lambda m: f'<svg{m.group(1)} width="{m.group(2)}pt" '
                               f'height="{float(m.group(3)) + extra:.0f}pt"', svg, count=1)
     texts = "".join(f'<text class="mgs-caption-line" x="{vx + 6:.1f}" '
-                    f'y="{vy + vh + 16 * (k + 1):.1f}">{html.escape(t, quote=False)}</text>'
-                    for k, t in enumerate(lines))
+                    f'y="{vy + vh + 16 * (k + 1):.1f}">{html.escape(xml_safe(t), quote=False)}'
+                    '</text>' for k, t in enumerate(lines))
     at = svg.rfind("</svg>")
     return svg[:at] + f'<g class="mgs-caption">{texts}</g>' + svg[at:]
