@@ -90,6 +90,9 @@ class Playback:
         self.drawing = draw(_before_recording(recording), theme=renderer_theme(theme),
                             id_prefix=self.prefix, grads=False, **draw_options)
         self.source = _spaced(self.drawing.source)
+        if theme == "classroom":   # the graph's own text and lines large too, not just the panel
+            from viz.classroom import FONT_SCALE, roomy_boxes, scale_fonts
+            self.source = roomy_boxes(scale_fonts(self.source, FONT_SCALE))
         scene = self.drawing.scene
         drawn = set(scene.items) | {link.id for link in scene.links}
         self.data = build_frames(recording, drawn)

@@ -12,9 +12,10 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE = 12, CHAR = 6, PAD = 3, DOT = 2;
 const JUMP = 48; // beyond this many events, rescan every element instead of the changes
-// Picture scales (CSS pixels per pixel of Graphviz's picture): never below READABLE (the notes'
-// 10 px type stays 10 px), and the side panel goes under the picture when beside it the
-// picture would be drawn smaller than COMFORTABLE, or when the canvas is narrower than NARROW.
+// Picture scales (CSS pixels per pixel of Graphviz's picture): fitted, never below READABLE
+// unless the student zooms out (the notes' 10 px type stays 10 px), and the side panel goes
+// under the picture when beside it the picture would be drawn smaller than COMFORTABLE, or when
+// the canvas is narrower than NARROW.
 const READABLE = 0.75, COMFORTABLE = 0.8, NARROW = 560;
 
 function make(tag, cls, text) {
@@ -211,13 +212,20 @@ function roomFor(size, room, tall, big) {
   return Math.min(room / size.width, tall / size.height, big);
 }
 
-function fit(stage, root) {
+// The picture's scale: `zoom` when the student zoomed (buttons, ctrl + wheel, + - 0 keys),
+// else fitted to the stage (see scaleFor).
+const ZOOM_STEP = 1.25;
+function fit(stage, root, zoom) {
   const size = natural(stage);
-  if (!size) return;
+  if (!size) return 1;
   const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
-  const scale = scaleFor(size, stage.clientWidth || size.width, tallest(stage), big);
+  const fitted = scaleFor(size, stage.clientWidth || size.width, tallest(stage), big);
+  const scale = zoom || fitted;
   size.svgEl.style.width = `${(size.width * scale).toFixed(0)}px`;
   size.svgEl.style.height = `${(size.height * scale).toFixed(0)}px`;
+  root.dataset.scale = scale.toFixed(3);
+  root.classList.toggle("mgs-zoomed", Boolean(zoom));
+  return scale;
 }
 
 // Beside the picture, the side panel takes width from it. When that would shrink the picture
@@ -239,9 +247,12 @@ function arrange(root, body, stage, panel) {
     const beside = roomFor(size, room - side - gap, tall, big);
     const below = roomFor(size, room, tall, big);
     // A margin either way around the threshold: a scrollbar coming and going must not flip it.
-    const comfortable = was ? COMFORTABLE + 0.05 : COMFORTABLE;
+    // (Only while the width stays about the same: a wider canvas is judged afresh.)
+    const near = Math.abs(room - (Number(root.dataset.stackedAt) || room)) < 40;
+    const comfortable = was && near ? COMFORTABLE + 0.05 : COMFORTABLE;
     stacked = beside < comfortable && below > beside * 1.08;
   }
+  if (stacked && !root.classList.contains("mgs-stacked")) root.dataset.stackedAt = String(room);
   root.classList.toggle("mgs-stacked", stacked);
 }
 
@@ -297,8 +308,18 @@ function render({ model, el }) {
   const arithLabel = make("label", "mgs-arith-label");
   arithLabel.append(arithBox, document.createTextNode(" show the arithmetic"));
   key.append(arithLabel);
+  const zoomBar = make("div", "mgs-zoom");
+  const zoomButtons = {};
+  for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "whole graph (0)"],
+                                     ["in", "+", "zoom in (+)"]]) {
+    const b = make("button", "mgs-zoom-" + name, text);
+    b.type = "button";
+    b.title = title;
+    zoomBar.append(b);
+    zoomButtons[name] = b;
+  }
   body.append(stage, panel);
-  root.append(status, caption, body, key);
+  root.append(status, caption, zoomBar, body, key);
   el.append(root);
   let view = null, queued = false, following = false;
 
@@ -375,10 +396,47 @@ function render({ model, el }) {
     layout();
   }
 
+  let zoom = null, scale = 1;
   function layout() {
     arrange(root, body, stage, panel);
-    fit(stage, root);
+    scale = fit(stage, root, zoom);
   }
+  // Zoom about the middle of the stage (or a point of it), keeping that point in place.
+  function zoomTo(next, cx, cy) {
+    const area = stage.getBoundingClientRect();
+    const px = cx === undefined ? stage.clientWidth / 2 : cx - area.left;
+    const py = cy === undefined ? stage.clientHeight / 2 : cy - area.top;
+    const before = scale;
+    const x = (stage.scrollLeft + px) / before, y = (stage.scrollTop + py) / before;
+    zoom = next;
+    layout();
+    stage.scrollLeft = x * scale - px;
+    stage.scrollTop = y * scale - py;
+    if (view) keepInView(stage, view, view.event);
+  }
+  const zoomIn = () => zoomTo(Math.min(scale * ZOOM_STEP, 6));
+  const zoomOut = () => zoomTo(Math.max(scale / ZOOM_STEP, 0.05));
+  zoomButtons.in.addEventListener("click", zoomIn);
+  zoomButtons.out.addEventListener("click", zoomOut);
+  zoomButtons.fit.addEventListener("click", () => zoomTo(null));
+  stage.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey && !event.metaKey) return;   // a plain wheel scrolls (pans)
+    event.preventDefault();
+    const factor = event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
+    zoomTo(Math.min(Math.max(scale * factor, 0.05), 6), event.clientX, event.clientY);
+  }, { passive: false });
+  // Pan by dragging the picture.
+  let drag = null;
+  stage.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    drag = { x: event.clientX, y: event.clientY, left: stage.scrollLeft, top: stage.scrollTop };
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    stage.scrollLeft = drag.left - (event.clientX - drag.x);
+    stage.scrollTop = drag.top - (event.clientY - drag.y);
+  });
+  window.addEventListener("pointerup", () => { drag = null; });
 
   function step(delta, absolute) {
     if (!view) return;
@@ -395,13 +453,28 @@ function render({ model, el }) {
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
                     PageUp: -10 };
     if (event.key in moves) step(moves[event.key]);
+    else if (event.key === "+" || event.key === "=") zoomIn();
+    else if (event.key === "-") zoomOut();
+    else if (event.key === "0") zoomTo(null);
     else if (event.key === "Home") step(0, 0);
     else if (event.key === "End") step(0, Number.MAX_SAFE_INTEGER);
     else return;
     event.preventDefault();
   }
 
-  root.addEventListener("keydown", onKey);
+  // The keys work once the stepper has the focus anywhere: the picture, or any of its controls
+  // (buttons, play, the granularity switch: the widget's box or the exported page). Inputs
+  // that use the arrow keys themselves (a slider, a list) keep them.
+  function ownsKey(event) {
+    const target = event.target;
+    if (!target || !target.closest) return false;
+    if (root.contains(target)) return true;
+    if (target.matches("input, select, textarea") || target.closest(".mgs-slider")) return false;
+    const box = root.closest(".mgs-stepper, .mgs-page");
+    return Boolean(box && box.contains(target));
+  }
+  const onAnyKey = (event) => { if (!event.defaultPrevented && ownsKey(event)) onKey(event); };
+  document.addEventListener("keydown", onAnyKey);
   // Lay out again when the canvas's width changes (a narrower JupyterLab panel, a window
   // resized); only the canvas's own width is watched, which the layout does not change.
   let lastWidth = 0;
@@ -428,7 +501,7 @@ function render({ model, el }) {
     model.off("change:granularity", update);
     model.off("change:theme", setTheme);
     model.off("change:arithmetic", setArith);
-    root.removeEventListener("keydown", onKey);
+    document.removeEventListener("keydown", onAnyKey);
     if (resize) resize.disconnect();
   };
 }
