@@ -33,7 +33,7 @@ import math
 
 from viz.arithmetic import accumulate_text, chain_rule
 
-__all__ = ["FORMAT", "GRANULARITIES", "build_frames", "value_text", "event_at"]
+__all__ = ["FORMAT", "GRANULARITIES", "build_frames", "value_text", "event_at", "label_notes"]
 
 FORMAT = "minigrad.frames/1"
 GRANULARITIES = {"event": "every event", "node": "one frame per node", "hooks": "hooks only"}
@@ -233,6 +233,20 @@ def build_frames(recording, drawn=None):
         position to an event index.
     """
     return _Builder(recording, drawn).run()
+
+
+def label_notes(data, labels):
+    """Put each arrow's label (its slot number) at the head of the arrow's notes, in place:
+    while a note is shown the label itself is hidden (class ``noted``), so slot and value are
+    read together and never collide (``labels``: arrow id → label text)."""
+    for eid, label in labels.items():
+        timeline = data["notes"].get(eid)
+        if not label or not timeline:
+            continue
+        for entry in timeline:
+            if entry[1]:
+                kind, _, text = entry[1].partition("\t")
+                entry[1] = f"{kind}\t[{label.strip()}] {text}"
 
 
 def event_at(data, granularity, frame):
@@ -557,6 +571,8 @@ class _Builder:
         if flash is not None:
             classes = classes + sorted(flash[0])
             lines = lines + flash[1]
+        if lines and item_id in g.edges:   # the note carries the arrow's label (slot) itself
+            classes = classes + ["noted"]
         return (" ".join(classes), "\n".join(f"{k}\t{t}" for k, t in lines))
 
     def is_future(self, nid):
@@ -665,7 +681,24 @@ class _Builder:
         ref = grads[position] if position < len(grads) else None
         if ref is None:
             return ["nograd"], [("flow", "no grad")]
-        return classes, [("flow", self.text(ref))]
+        return classes, [("flow", self.arrow_text(ref))]
+
+    def arrow_text(self, ref):
+        """A gradient on an arrow, short: its values up to 4 elements, else its shape and
+        norm (``8×16 ‖g‖ 0.49``); the panel and the node's notes give more."""
+        key = (ref, "arrow")
+        if key not in self.texts:
+            value = self.values[ref]
+            shape = list(value.get("shape") or [])
+            if math.prod(shape) <= 4 and "data" in value:
+                text = value_text(value)
+            else:
+                flat = [float(v) for v in _flatten(value["data"])] if "data" in value else None
+                norm = math.sqrt(sum(v * v for v in flat)) if flat is not None else \
+                    (value.get("summary") or {}).get("norm", "?")
+                text = f"{'×'.join(str(n) for n in shape)} ‖g‖ {_short(norm)}"
+            self.texts[key] = _cut(text, 28)
+        return self.texts[key]
 
     def _edge(self, eid):
         return self.graph.edges.get(eid)

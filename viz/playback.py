@@ -23,7 +23,7 @@ from viz import engines
 from viz._svg import inline
 from viz.data import is_tensor
 from viz.drawing import draw
-from viz.frames import GRANULARITIES, build_frames, event_at
+from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
 __all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS"]
@@ -96,6 +96,7 @@ class Playback:
         scene = self.drawing.scene
         drawn = set(scene.items) | {link.id for link in scene.links}
         self.data = build_frames(recording, drawn)
+        label_notes(self.data, {link.id: link.label for link in scene.links if link.label})
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)

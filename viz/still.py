@@ -80,7 +80,7 @@ FRACTIONS = (0.5, 0.35, 0.65, 0.22, 0.78)  # where along an arrow its note may s
 # What a note's spot costs per unit of area it covers: a box, a label or a note; an arrow;
 # room out of the picture (the picture is widened for it); and, per unit of the note's own
 # area, a spot at a box's corner (a note there is less clearly the box's own).
-COVER, CROSS, OUTSIDE, CORNER = 40.0, 2.0, 0.1, 0.3
+COVER, CROSS, OUTSIDE, CORNER = 40.0, 40.0, 0.1, 0.3
 NOTE = 2000.0  # covering another note: two notes shown at once must never overlap
 DIAGONAL, LEAD = 0.7071, 4.0  # cos 45°; how far a corner note stands off its element
 FAR = (8.0, 18.0, 32.0, 50.0)  # how much further out a note may stand, tied by a leader line

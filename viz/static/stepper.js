@@ -84,9 +84,9 @@ function drawLeader(group, box, place) {
   }), svgNode("circle", { class: "mgs-leader", cx: px.toFixed(1), cy: py.toFixed(1), r: DOT }));
 }
 
-function drawNote(note, place) {
+function drawNote(note, place, id) {
   const box = noteBox(note, place);
-  const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}` });
+  const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}`, "data-for": id });
   drawLeader(group, box, place);
   group.append(svgNode("rect", {
     x: box.x.toFixed(1), y: box.y.toFixed(1), width: box.width.toFixed(1),
@@ -166,7 +166,7 @@ function restyle(view, id, event) {
     view.noteNodes.delete(id);
     const place = d.places && d.places[id];
     if (note && place) {
-      const node = drawNote(note, place);
+      const node = drawNote(note, place, id);
       view.layer.append(node);
       view.noteNodes.set(id, node);
     }
@@ -218,8 +218,10 @@ const ZOOM_STEP = 1.25;
 function fit(stage, root, zoom) {
   const size = natural(stage);
   if (!size) return 1;
-  const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
-  const fitted = scaleFor(size, stage.clientWidth || size.width, tallest(stage), big);
+  const classroom = root.classList.contains("mgs-theme-classroom");
+  // The classroom fits the width only: its large type must stay large on a projector.
+  const fitted = scaleFor(size, stage.clientWidth || size.width,
+                          classroom ? Infinity : tallest(stage), classroom ? 2 : 1.25);
   const scale = zoom || fitted;
   size.svgEl.style.width = `${(size.width * scale).toFixed(0)}px`;
   size.svgEl.style.height = `${(size.height * scale).toFixed(0)}px`;
@@ -236,7 +238,7 @@ function arrange(root, body, stage, panel) {
   const size = natural(stage);
   const room = body.clientWidth;
   if (!room) return;
-  let stacked = room < NARROW;
+  let stacked = room < NARROW || root.classList.contains("mgs-theme-classroom");
   if (!stacked && size) {
     const gap = parseFloat(getComputedStyle(body).columnGap) || 0;
     const was = root.classList.contains("mgs-stacked");
