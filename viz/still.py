@@ -192,6 +192,14 @@ class _Grid:
         return total
 
 
+def _crossed(boxes, key, start, end):
+    """How many other boxes the horizontal leader line from ``start`` to ``end`` crosses."""
+    (x0, y), x1 = start, end[0]
+    lo, hi = min(x0, x1), max(x0, x1)
+    return sum(1 for k, b in boxes.items() if k != key and b[2] > 0 and b[1] <= y <= b[1] + b[3]
+               and b[0] < hi and b[0] + b[2] > lo)
+
+
 def _overlap(a, b):
     w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
     h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
@@ -276,6 +284,8 @@ def place_notes(boxes, notes):
         for rank, (anchor, side, *point) in enumerate(spots):
             rect = _box(anchor, side, width, height)
             cost = grid.cost(key, rect) + OUTSIDE * _outside(rect, bounds)
+            if point and abs(anchor[0] - point[0][0]) > 2 * LEAD + GAP:  # a long leader line:
+                cost += 1e9 * _crossed(boxes, key, point[0], anchor)  # never across boxes
             if rank >= 4 and boxes[key][2] > 0:
                 cost += CORNER * width * height
             if best is None or cost < best[0]:
