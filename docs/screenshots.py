@@ -53,8 +53,8 @@ def programs():
 
 def page_shots(browser):
     from viz.export import save_html
-    for name, loss in programs().items():
-        for theme in ("default", "classroom"):
+    for theme in ("default", "classroom"):
+        for name, loss in programs().items():   # a fresh graph: each page runs backward once
             path = save_html(loss, pathlib.Path(tempfile.mkdtemp()) / f"{name}.html",
                              theme=theme, granularity="node")
             page = browser.new_page(viewport=SIZE)
