@@ -416,3 +416,15 @@ def test_collapse_uses_the_module_calls_of_a_recording():
     assert "fc1 (Linear)" in nodes["p-m-fc1"]["label"] and "p-m-Net" not in nodes
     assert "params: weight, bias" in nodes["p-m-fc2"]["label"]
     assert any("ReluBackward0" in n["label"] for n in nodes.values())
+
+
+def test_scalar_operands_are_shown_on_their_nodes():
+    """Every ``**`` showed the same node; now its exponent is on it (and on the forward
+    view's op), as are MulBackward1's factor and an add's alpha other than 1."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    names = {"x": x}
+    for view in ("backward", "forward"):
+        assert "exponent 3" in viz.to_dot((x ** 3).sum(), names=names, view=view)
+        assert "exponent 2" not in viz.to_dot((x ** 3).sum(), names=names, view=view)
+    assert "alpha = 2" in viz.to_dot(minigrad.add(x, x, alpha=2).sum(), names=names)
+    assert "alpha = 1" not in viz.to_dot((x + x).sum(), names=names)
