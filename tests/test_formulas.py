@@ -152,6 +152,8 @@ def _op_classes():
 # split, cat) or need several lines (norms, batch norm, losses with weights). The overlay
 # shows their received and sent values without the chain-rule line.
 WITHOUT_FORMULA = {
+    "AdaptiveAvgPool2D", "AdaptiveAvgPool2DBackward", "AvgPool2D", "AvgPool2DBackward",
+    "Convolution", "ConvolutionBackward", "MaxPool2DWithIndices", "MaxPool2DWithIndicesBackward",
     "Amax", "Amin", "AsStrided", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits", "Cat",
     "Copy", "CopySlices", "CopyWhole", "Embedding", "EmbeddingDenseBackward", "Fill",
     "FillTensor", "FillWhole", "Index", "IndexBackward", "IndexPut", "IndexSelect",
