@@ -83,6 +83,7 @@ class Sub(_Op):
 
     node_name = "SubBackward0"
     formula = ("grad", "-grad * alpha")
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -104,6 +105,7 @@ class Rsub(_Op):
 
     node_name = "RsubBackward1"
     formula = ("-grad",)
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a, c):
@@ -119,6 +121,7 @@ class Mul(_Op):
     """z = a * b;  ∂z/∂a = b,  ∂z/∂b = a."""
 
     node_name = "MulBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
     formula = ("grad * other", "grad * self")
 
@@ -141,6 +144,7 @@ class Div(_Op):
     """z = a / b;  ∂z/∂a = 1/b,  ∂z/∂b = -a/b²."""
 
     node_name = "DivBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
     formula = (
         "grad / other",
@@ -185,6 +189,7 @@ class Neg(_Op):
 
     node_name = "NegBackward0"
     formula = ("-grad",)
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a):
