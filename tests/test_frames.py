@@ -103,8 +103,8 @@ def test_accumulate_grad_shows_before_and_after_across_two_backward_calls():
     tid = rec.snapshot.named("x")["id"]
     accumulated = [e["i"] for e in rec.events if e["kind"] == "grad_accumulated"]
     assert len(accumulated) == 2
-    assert notes(data, accumulated[0])[tid] == "gradnew\t.grad None → [3., 3.]"
-    assert notes(data, accumulated[1])[tid] == ("gradnew\t.grad [3., 3.] → [6., 6.]\n"
+    assert notes(data, accumulated[0])[tid] == "gradnew\tx.grad = None + [3., 3.] = [3., 3.]"
+    assert notes(data, accumulated[1])[tid] == ("gradnew\tx.grad = [3., 3.] + [3., 3.] = [6., 6.]\n"
                                                 "gradnew\tadded to the old .grad (not zeroed)")
     assert "gradnew" in looks(data, accumulated[1])[tid]
     assert notes(data, len(rec.events) - 1)[tid] == "grad\t.grad = [6., 6.]"
@@ -224,3 +224,89 @@ def test_drawn_limits_the_elements():
     rec, snap = mul_sum()
     data = build_frames(rec, drawn={n["id"] for n in snap.nodes})
     assert set(data["classes"]) <= {n["id"] for n in snap.nodes}
+
+
+# ----------------------------------------------------------------- issue 15: frames that never lie
+def _every_event(data):
+    return range(data["count"])
+
+
+def test_an_edge_into_a_constant_never_shows_a_gradient():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with record() as rec:
+        y = (x * 3 + 1).sum()
+        y.backward()
+    data = build_frames(rec)
+    constant_edges = [e["id"] for e in rec.snapshot.edges if e["kind"] == "constant"]
+    assert constant_edges
+    for event in _every_event(data):
+        for eid in constant_edges:
+            assert looks(data, event).get(eid, "") in ("", "future"), (event, eid)
+            assert notes(data, event).get(eid, "") == ""
+
+
+def test_the_output_is_the_start_only_until_its_node_has_run():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with record() as rec:
+        y = (x * x).sum()
+        y.backward()
+    data = build_frames(rec)
+    tid = rec.snapshot.named("y")["id"]
+    started = first(rec, "backward_started")
+    ran = first(rec, "node_ran", node=rec.snapshot.named("y")["grad_fn"])
+    assert "start" in looks(data, started)[tid]
+    for event in range(ran, data["count"]):
+        assert "start" not in looks(data, event).get(tid, "")
+        assert "start:" not in notes(data, event).get(tid, "")
+
+
+def test_autograd_grad_captures_at_accumulate_grad_without_running_it():
+    x = torch.tensor(2.0, requires_grad=True)
+    with record() as rec:
+        y = x * x
+        torch.autograd.grad(y, [x], retain_graph=True)
+        y.backward()
+    data = build_frames(rec)
+    acc = rec.snapshot.named("x")["accumulator"]
+    first_pass = [e["i"] for e in rec.events if e["pass"] == 1]
+    assert not any("running" in looks(data, i).get(acc, "") for i in first_pass)
+    assert any("captured" in looks(data, i).get(acc, "") for i in first_pass)
+    second = first(rec, "backward_started", api="backward")
+    assert panel(data, second)["pass"] == "pass 2 of 2: backward()"
+    assert panel(data, first_pass[0])["pass"] == "pass 1 of 2: autograd.grad()"
+
+
+def test_only_the_slots_that_hold_a_tensor_are_named_as_freed():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with record() as rec:
+        (x * 3).sum().backward()      # MulBackward0 saved only `other` (3)
+    released = [e for e in rec.events if e["kind"] == "saved_released"]
+    assert [tuple(e["names"]) for e in released] == [("other",)]
+    assert "(other)" in rec.caption(released[0]["i"])
+    assert "self" not in rec.caption(released[0]["i"])
+
+
+def test_a_recording_that_starts_with_a_module_call_draws_the_future_as_ghosts():
+    lin = torch.nn.Linear(2, 1)
+    x = torch.ones(3, 2)
+    with record() as rec:
+        loss = lin(x).sum()
+        loss.backward()
+    assert rec.events[0]["kind"] == "module_call"
+    data = build_frames(rec)
+    nodes = [n["id"] for n in rec.snapshot.nodes if n["kind"] == "function"]
+    assert all("future" in looks(data, 0).get(n, "") for n in nodes)
+
+
+def test_a_root_no_variable_holds_is_named_by_its_node_and_highlighted():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with record() as rec:
+        b = x * 2
+        b.sum().backward()
+    data = build_frames(rec)
+    started = first(rec, "backward_started")
+    assert "no longer exists" not in data["captions"][started]
+    assert "the result of SumBackward0" in data["captions"][started]
+    node = next(n["id"] for n in rec.snapshot.nodes if n["name"] == "SumBackward0")
+    assert "start" in looks(data, started)[node]
+    assert data["focus"][started] == node

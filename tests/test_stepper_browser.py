@@ -165,15 +165,17 @@ def test_a_narrow_page_puts_the_panel_under_a_readable_picture(browser, tmp_path
 
 def test_a_wide_page_keeps_the_panel_beside_and_stacks_when_narrowed(browser, tmp_path):
     from viz.export import save_html
+    # (1800 px: the notes of the arithmetic overlay keep clear of every arrow, which makes
+    # this picture about 1,550 px wide)
     path = save_html(_xwx_loss(), tmp_path / "xwx.html", show_saved=True)
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    page = browser.new_page(viewport={"width": 1800, "height": 900})
     page.goto(path.as_uri())
     page.wait_for_selector("body[data-frame]", state="attached")
     wide = _layout(page)
     page.set_viewport_size({"width": 800, "height": 900})    # a narrower JupyterLab panel
     page.wait_for_selector(".mgs-root.mgs-stacked", state="attached", timeout=5_000)
     narrow = _layout(page)
-    page.set_viewport_size({"width": 1400, "height": 900})
+    page.set_viewport_size({"width": 1800, "height": 900})
     page.wait_for_selector(".mgs-root:not(.mgs-stacked)", state="attached", timeout=5_000)
     again = _layout(page)
     page.close()

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+import minigrad
 import viz
 from viz.examples import GraphBuilder, chain, exp_add, mul_sum, two_layer_mlp
 
@@ -263,10 +264,32 @@ def test_legend_is_added_as_its_own_cluster():
     text = viz.to_dot(mul_sum(), legend=True, names={}, id_prefix="p")
     nodes, _ = parse(text)
     legend = [n for n in nodes.values() if "mg-legend" in n["class"]]
+    picture = [n for n in nodes.values() if "mg-legend" not in n["class"]]
     kinds = {n["class"].split()[1] for n in legend}
-    assert {"mg-leaf", "mg-constant", "mg-nonleaf", "mg-retained", "mg-fn", "mg-acc",
-            "mg-saved"} <= kinds | {n["class"].split()[0] for n in legend}
+    # the legend explains what the picture holds, and nothing else
+    assert kinds == {n["class"].split()[1] for n in picture}
     assert "gradients flow" in text
+
+
+def test_legend_follows_the_view():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    h.retain_grad()
+    y = (h + 1).sum()
+    names = {"x": x, "h": h, "y": y}
+    for view, banned in (("forward", {"mg-fn", "mg-acc", "mg-saved", "mg-stub"}),
+                         ("backward", {"mg-op", "mg-temp"})):
+        text = viz.to_dot(y, legend=True, names=names, id_prefix="p", view=view)
+        nodes, edges = parse(text)
+        legend = [n for n in nodes.values() if "mg-legend" in n["class"]]
+        classes = {n["class"].split()[1] for n in legend}
+        assert legend and not classes & banned, (view, classes)
+        # sample names never collide with the student's names
+        labels = " ".join(n.get("label", "") for n in legend)
+        assert not re.search(r"\b(x|h|y|loss|c)\b", re.sub(r"<[^>]*>", " ", labels)), labels
+    forward = viz.to_dot(y, legend=True, names=names, id_prefix="p", view="forward")
+    assert "grad_fn" not in " ".join(e.get("label", "") for e in parse(forward)[1]
+                                     if "legend" in (e["head"] + e["tail"]))
 
 
 class FakeRecording:
@@ -393,3 +416,15 @@ def test_collapse_uses_the_module_calls_of_a_recording():
     assert "fc1 (Linear)" in nodes["p-m-fc1"]["label"] and "p-m-Net" not in nodes
     assert "params: weight, bias" in nodes["p-m-fc2"]["label"]
     assert any("ReluBackward0" in n["label"] for n in nodes.values())
+
+
+def test_scalar_operands_are_shown_on_their_nodes():
+    """Every ``**`` showed the same node; now its exponent is on it (and on the forward
+    view's op), as are MulBackward1's factor and an add's alpha other than 1."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    names = {"x": x}
+    for view in ("backward", "forward"):
+        assert "exponent 3" in viz.to_dot((x ** 3).sum(), names=names, view=view)
+        assert "exponent 2" not in viz.to_dot((x ** 3).sum(), names=names, view=view)
+    assert "alpha = 2" in viz.to_dot(minigrad.add(x, x, alpha=2).sum(), names=names)
+    assert "alpha = 1" not in viz.to_dot((x + x).sum(), names=names)

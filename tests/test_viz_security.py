@@ -160,3 +160,25 @@ def test_module_boxes_clusters_and_error_text_are_escaped(evil):
             assert "<script" not in label.lower() and "<!--" not in label
         if available():
             check_svg(viz.draw(rec, names={"model": model}, **options).svg())
+
+
+def test_control_characters_in_names_keep_every_svg_well_formed(tmp_path):
+    """U+0000 and U+001B in a name: saved frames, the still picture, the drawing and the
+    fallback HTML stay well-formed (Chromium refuses "Invalid character U+0000")."""
+    import xml.etree.ElementTree as ET
+
+    import minigrad
+    import viz
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    names = {"a\x00b\x1bc": x, "y\x00": y}
+    stepper = viz.Stepper(y, names=names)
+    paths = stepper.save_frames(tmp_path) or list(tmp_path.iterdir())
+    files = sorted(tmp_path.glob("*.svg"))
+    assert files and paths
+    for path in files:
+        ET.parse(path)
+    ET.fromstring(stepper.still())
+    ET.fromstring(viz.draw(y, names=names).svg())
+    fallback = stepper._html()
+    assert "\x00" not in fallback and "\x1b" not in fallback

@@ -31,7 +31,9 @@ Example:
 import itertools
 import math
 
-__all__ = ["FORMAT", "GRANULARITIES", "build_frames", "value_text", "event_at"]
+from viz.arithmetic import accumulate_text, chain_rule
+
+__all__ = ["FORMAT", "GRANULARITIES", "build_frames", "value_text", "event_at", "label_notes"]
 
 FORMAT = "minigrad.frames/1"
 GRANULARITIES = {"event": "every event", "node": "one frame per node", "hooks": "hooks only"}
@@ -43,6 +45,7 @@ _HOOK_KINDS = {"tensor_hook", "node_pre_hook", "node_post_hook", "post_accumulat
 _FLASH_END = {"node_started", "backward_started", "backward_finished", "error", "node_created"}
 NOTE_LIMIT = 44        # characters of a value shown on the picture (the panel shows more)
 PANEL_LIMIT = 8        # items listed per panel row before "… and N more"
+ARITH_WIDTH = 34       # characters per line of a chain rule on the picture
 
 
 # ----------------------------------------------------------------- values as text
@@ -175,6 +178,39 @@ class _Graph:
             return f"{self.name(info['variable'])}'s AccumulateGrad"
         return str(info.get("label") or info["name"])
 
+    def input_name(self, nid, position):
+        """The name of the tensor whose gradient ``nid`` sends through input ``position``."""
+        edges = self.out_edges.get(nid, ())
+        edge = next((e for e in edges if e["position"] == position), None)
+        if edge is None or edge["kind"] != "next":
+            return f"input {position}"
+        target = self.nodes.get(edge["target"]) or {}
+        if target.get("kind") == "accumulate":
+            variable = target.get("variable")
+            return self.name(variable) if variable in self.tensors else "leaf"
+        for tid in target.get("outputs") or ():
+            if self.tensors.get(tid, {}).get("output_nr") == edge["input_nr"]:
+                return self.name(tid)
+        stem = str(target.get("name") or "").split("Backward")[0].lower()
+        return {"t": "transposed"}.get(stem, stem) or f"input {position}"
+
+    def operand_names(self, nid, inputs):
+        """Formula name → the student's name: ``self`` → ``a``, ``result`` → ``c``."""
+        node = self.nodes[nid]
+        names = {k: self.name(t) for k, t in (node.get("operand_tensors") or {}).items()
+                 if t in self.tensors}
+        for slot in node.get("saved") or ():
+            if slot.get("tensor") in self.tensors:
+                names[slot["name"]] = self.name(slot["tensor"])
+        outputs = node.get("outputs") or ()
+        fallback = {"self": inputs[0] if inputs else None,
+                    "other": inputs[1] if len(inputs) > 1 else None,
+                    "result": self.name(outputs[0]) if outputs else None}
+        for key, value in fallback.items():
+            if key not in names and value and not value.startswith("input "):
+                names[key] = value
+        return names
+
     def hook_target(self, event):
         """The drawn element whose badge flashes when the hook of ``event`` fires."""
         tensor = event.get("tensor")
@@ -197,6 +233,20 @@ def build_frames(recording, drawn=None):
         position to an event index.
     """
     return _Builder(recording, drawn).run()
+
+
+def label_notes(data, labels):
+    """Put each arrow's label (its slot number) at the head of the arrow's notes, in place:
+    while a note is shown the label itself is hidden (class ``noted``), so slot and value are
+    read together and never collide (``labels``: arrow id → label text)."""
+    for eid, label in labels.items():
+        timeline = data["notes"].get(eid)
+        if not label or not timeline:
+            continue
+        for entry in timeline:
+            if entry[1]:
+                kind, _, text = entry[1].partition("\t")
+                entry[1] = f"{kind}\t[{label.strip()}] {text}"
 
 
 def event_at(data, granularity, frame):
@@ -225,6 +275,8 @@ class _Builder:
         self.roots = {}               # root tensor id -> initial grad ref, current pass
         self.flash = {}               # element id -> (class, note lines) until the run ends
         self.created = None           # node ids created so far (None: no forward events)
+        self.arith = {}               # event index -> chain-rule lines (the panel shows them)
+        self.accumulated = {}         # event index -> "x.grad = None + 3. = 3."
         if any(e["kind"] == "node_created" for e in self.events):
             self.created = set()
             self.future_nodes = {e["node"] for e in self.events if e["kind"] == "node_created"}
@@ -301,24 +353,35 @@ class _Builder:
             self.created.add(event["node"])
             dirty.update(self._around(event["node"]))
             self.mark(event["node"], "born")
-            if previous is None:
-                dirty.update(self._everything())
+        if previous is None:
+            dirty.update(self._everything())
         if kind == "backward_started":
             dirty.update(self._pass_elements())
             self.sent = {}
             self.roots = dict(zip(event["roots"], event["grads"]))
             dirty.update(self._pass_elements())
+            start = event.get("graph_root")
+            if start in g.nodes and not any(g.shown(t) and t in g.tensors for t in self.roots):
+                grads = ", ".join(self.text(r) for r in event["grads"])
+                self.mark(start, "start", [("flow", f"backward() starts here: grad {grads}")])
         elif kind == "node_ran":
             self.sent[event["node"]] = list(event["grads_out"])
             dirty.update(self._around(event["node"]))
+            self.arithmetic(event)
         elif kind == "node_post_hook" and event["result"] is not None:
             self.sent[event["node"]] = list(event["result"])
             dirty.update(self._around(event["node"]))
         elif kind == "grad_summed":
             self.summed(event, previous)
         elif kind == "grad_accumulated":
-            before = self.text(event["before"], 20)
-            lines = [("gradnew", f".grad {before} → {self.text(event['after'], 24)}")]
+            inputs = state["inputs"] or [None]
+            added = _difference(self.values[event["after"]], self.values[event["before"]]) \
+                if event["before"] is not None else self.values[event["after"]]
+            added = inputs[0] if inputs[0] is not None else added
+            text = accumulate_text(g.name(event["tensor"]), self.ref_value(event["before"]),
+                                   added, self.ref_value(event["after"]))
+            self.accumulated[event["i"]] = text
+            lines = [("gradnew", _cut(text, 60))]
             if event["before"] is not None:     # the "forgot zero_grad" moment
                 lines.append(("gradnew", "added to the old .grad (not zeroed)"))
             self.mark(event["tensor"], "gradnew", lines)
@@ -357,6 +420,25 @@ class _Builder:
         for edge in self.graph.in_edges.get(event["node"], ()):
             if edge["source"] == event["sender"] and edge["input_nr"] == event["index"]:
                 self.mark(edge["id"], "sum")
+
+    def ref_value(self, ref):
+        return None if ref is None else self.values[ref]
+
+    def arithmetic(self, event):
+        """The chain rule with its numbers, on the node that just ran (see viz/arithmetic.py)."""
+        g, nid = self.graph, event["node"]
+        node = g.nodes.get(nid)
+        if not node or not node.get("formula") or not event["grads_in"]:
+            return
+        inputs = [g.input_name(nid, k) for k in range(len(event["grads_out"]))]
+        args = (node, self.ref_value(event["grads_in"][0]),
+                [self.ref_value(r) for r in event["grads_out"]], inputs,
+                g.operand_names(nid, inputs))
+        lines = chain_rule(*args)
+        if lines:
+            self.arith[event["i"]] = lines
+            self.mark(nid, "arith", [("arith", part) for line in chain_rule(*args, compact=True)
+                                     for part in _fold(line, ARITH_WIDTH)])
 
     def mark(self, item_id, flag, lines=()):
         """Flash ``flag`` (and note ``lines``) on an element until the running node changes."""
@@ -489,6 +571,8 @@ class _Builder:
         if flash is not None:
             classes = classes + sorted(flash[0])
             lines = lines + flash[1]
+        if lines and item_id in g.edges:   # the note carries the arrow's label (slot) itself
+            classes = classes + ["noted"]
         return (" ".join(classes), "\n".join(f"{k}\t{t}" for k, t in lines))
 
     def is_future(self, nid):
@@ -502,6 +586,10 @@ class _Builder:
         if error and error["node"] == nid:
             return ["error"], [("error", line) for line in _wrap(
                 f"{error['type']}: {error['message']}", 46, 5)]
+        if state["node"] == nid and not state["finished"] and node["kind"] == "accumulate" \
+                and state["api"] == "grad":   # torch only captures the gradient here
+            return ["captured"], [("grad", "autograd.grad() takes the gradient here;"),
+                                  ("grad", "AccumulateGrad does not run")]
         if state["node"] == nid and not state["finished"]:
             inputs = state["inputs"] or []
             got = ", ".join(self.value(v, 30) for v in inputs) or "nothing"
@@ -536,7 +624,7 @@ class _Builder:
                                                 and self._acc_future(owner))):
             return ["future"], []
         classes, lines = [], []
-        if tid in self.roots:
+        if tid in self.roots and not (owner and owner in state["ran"]):
             classes.append("start")
             lines.append(("flow", f"start: grad {self.text(self.roots[tid])}"))
         if tid in state["grads"] and "gradnew" not in self.flash.get(tid, ((),))[0]:
@@ -581,6 +669,8 @@ class _Builder:
             return [], []
         if kind == "variable":
             return (["sent"] if source in state["ran"] else []), []
+        if kind == "constant":     # (None, 0): nothing is ever sent there
+            return [], []
         grads = self.sent.get(source)
         if grads is None:
             return [], []
@@ -589,9 +679,26 @@ class _Builder:
         if kind == "next" and state["node"] == target and not state["finished"]:
             classes.append("in")
         ref = grads[position] if position < len(grads) else None
-        if kind == "constant" or ref is None:
-            return classes, [("flow", "no grad")] if kind == "next" else []
-        return classes, [("flow", self.text(ref))]
+        if ref is None:
+            return ["nograd"], [("flow", "no grad")]
+        return classes, [("flow", self.arrow_text(ref))]
+
+    def arrow_text(self, ref):
+        """A gradient on an arrow, short: its values up to 4 elements, else its shape and
+        norm (``8×16 ‖g‖ 0.49``); the panel and the node's notes give more."""
+        key = (ref, "arrow")
+        if key not in self.texts:
+            value = self.values[ref]
+            shape = list(value.get("shape") or [])
+            if math.prod(shape) <= 4 and "data" in value:
+                text = value_text(value)
+            else:
+                flat = [float(v) for v in _flatten(value["data"])] if "data" in value else None
+                norm = math.sqrt(sum(v * v for v in flat)) if flat is not None else \
+                    (value.get("summary") or {}).get("norm", "?")
+                text = f"{'×'.join(str(n) for n in shape)} ‖g‖ {_short(norm)}"
+            self.texts[key] = _cut(text, 28)
+        return self.texts[key]
 
     def _edge(self, eid):
         return self.graph.edges.get(eid)
@@ -599,6 +706,9 @@ class _Builder:
     def focus_of(self, event, state):
         if state["error"]:
             return state["error"]["node"]
+        if event["kind"] == "backward_started":
+            return next((t for t in event["roots"] if t in self.graph.tensors),
+                        event.get("graph_root"))
         return state["node"] or event.get("node") or event.get("tensor")
 
     # ------------------------------------------------------------- the side panel
@@ -617,8 +727,8 @@ class _Builder:
         g, rows = self.graph, []
         passes = self.passes
         if state["pass"] is not None and len(passes) > 1:
-            rows.append(["pass", f"{state['api'] or 'backward'}() call {state['pass']} of "
-                                 f"{len(passes)}"])
+            api = "autograd.grad" if state["api"] == "grad" else "backward"
+            rows.append(["pass", f"pass {state['pass']} of {len(passes)}: {api}()"])
         if state["error"]:
             error = state["error"]
             rows.append(["error", f"{error['type']} in {g.label(error['node'])}: "
@@ -633,6 +743,7 @@ class _Builder:
             sends = self.sends_text(state["node"])
             if sends:
                 rows.append(["sends", sends])
+        rows.extend(["chain rule", line] for line in self.arith.get(event["i"], ()))
         rows.extend(self.event_rows(event, previous))
         ready, pending, grads = state["ready"], state["pending"], state["grads"]
         if ready:
@@ -662,8 +773,9 @@ class _Builder:
         g, kind = self.graph, event["kind"]
         if kind == "grad_accumulated":
             name = g.name(event["tensor"])
-            rows = [["accumulates", f"{name}.grad: {self.text(event['before'], 200)} → "
-                                    f"{self.text(event['after'], 200)}"]]
+            rows = [["accumulates", self.accumulated.get(event["i"]) or
+                     f"{name}.grad: {self.text(event['before'], 200)} → "
+                     f"{self.text(event['after'], 200)}"]]
             if event["before"] is not None:
                 rows.append(["note", f"backward() adds into {name}.grad, it never replaces "
                                      "it: the old value came from an earlier backward. "
@@ -720,6 +832,18 @@ def _error_hint(message, node):
                 "x[...] = …) changed it afterwards: its version counter moved on, so the "
                 "saved value is stale. Use the out-of-place op (y = y * 2) or clone() first.")
     return ""
+
+
+def _fold(line, width):
+    """A chain-rule line cut at its "=" signs into lines of at most ``width`` characters."""
+    parts = line.split(" = ")
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " = " + part
+        else:
+            lines.append("  = " + part)
+    return [_cut(text, width + 12) for text in lines]
 
 
 def _wrap(text, width, max_lines):

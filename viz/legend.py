@@ -5,7 +5,7 @@ cluster whose elements carry the class ``mg-legend`` (the stepper leaves them al
 
 Example:
     >>> d = legend(id_prefix="lg")
-    >>> "AccumulateGrad" in d.source and 'class="mg-node mg-acc mg-legend"' in d.source
+    >>> "AccumulateGrad" in d.source and 'mg-acc mg-legend' in d.source
     True
 """
 
@@ -15,52 +15,84 @@ __all__ = ["legend", "add_legend", "legend_scene", "GROUP"]
 
 GROUP = "legend: arrows point the way gradients flow in backward()"
 
-# (id, kind, flags, lines as (text, role)): what each element means, in words.
+# (id, kind, flags, lines as (text, role), the scene kind it explains, the flag it explains).
+# Sample names are descriptions in brackets, never names a student could have used.
 _ITEMS = [
-    ("loss", "nonleaf", {"root"}, [("loss", "title"), ("output, non-leaf", "sub"),
-                                   ("backward() starts here", "sub")]),
-    ("mul", "fn", set(), [("MulBackward0", "title"), ("Function node (grad_fn)", "sub")]),
-    ("h", "retained", set(), [("h", "title"), ("non-leaf, retains grad", "sub"),
-                              ("h.retain_grad() keeps h.grad", "sub")]),
-    ("exp", "fn", {"highlight"}, [("ExpBackward0", "title"), ("highlighted (highlight=)", "sub")]),
-    ("E", "stub", set(), [("E", "title"), ("constant: (None, 0)", "sub"),
-                          ("no gradient flows here", "sub")]),
-    ("acc", "acc", set(), [("AccumulateGrad", "title"), ("into x.grad", "sub")]),
-    ("x", "leaf", {"hooked"}, [("x", "title"), ("leaf, requires grad", "sub"),
-                               ("1 hook: print_grad", "badge")]),
-    ("c", "nonleaf", set(), [("c", "title"), ("non-leaf: .grad stays None", "sub")]),
-    ("s0", "saved", set(), [("saved self", "title"), ("h, kept for backward", "sub")]),
-    ("s1", "saved", {"released"}, [("saved other", "title"), ("E, freed by backward()", "sub"),
-                                   ("released", "badge")]),
+    ("root", "nonleaf", {"root"}, [("⟨output⟩", "title"), ("backward() starts here", "sub")],
+     None, "root"),
+    ("fn", "fn", set(), [("MulBackward0", "title"), ("Function node (grad_fn)", "sub")],
+     "fn", None),
+    ("retained", "retained", set(), [("⟨retains grad⟩", "title"),
+                                     ("non-leaf with retain_grad()", "sub")], "retained", None),
+    ("hl", "fn", {"highlight"}, [("ExpBackward0", "title"), ("highlighted (highlight=)", "sub")],
+     None, "highlight"),
+    ("stub", "stub", set(), [("⟨constant⟩", "title"), ("(None, 0): no gradient", "sub")],
+     "stub", None),
+    ("constant", "constant", set(), [("⟨constant⟩", "title"), ("no gradient flows here", "sub")],
+     "constant", None),
+    ("acc", "acc", set(), [("AccumulateGrad", "title"), ("adds into the leaf's .grad", "sub")],
+     "acc", None),
+    ("leaf", "leaf", set(), [("⟨leaf⟩", "title"), ("requires grad", "sub")], "leaf", None),
+    ("hooked", "leaf", {"hooked"}, [("⟨hooked⟩", "title"), ("1 hook: its name", "badge")],
+     None, "hooked"),
+    ("nonleaf", "nonleaf", set(), [("⟨non-leaf⟩", "title"), (".grad stays None", "sub")],
+     "nonleaf", None),
+    ("saved", "saved", set(), [("saved tensor", "title"), ("kept for backward;", "sub"),
+                               ("faded once freed", "sub")], "saved", None),
+    ("op", "op", set(), [("×", "title"), ("the op (MulBackward0)", "sub")], "op", None),
+    ("temp", "temp", set(), [("(not kept)", "title"), ("intermediate tensor", "sub")],
+     "temp", None),
+    ("module", "module", set(), [("⟨module call⟩", "title"), ("its ops, collapsed", "sub")],
+     "module", None),
 ]
+# (id, kind, source, target, label): drawn when both ends are drawn and the kind is in the scene.
 _LINKS = [
-    ("l1", "grad_fn", "loss", "mul", "grad_fn"), ("l2", "next", "mul", "exp", "next_functions[0]"),
-    ("l3", "constant", "mul", "E", "[1]"), ("l4", "grad_fn", "h", "exp", "grad_fn"),
-    ("l5", "next", "exp", "acc", ""), ("l6", "variable", "acc", "x", ".grad"),
-    ("l7", "saved", "mul", "s0", ""), ("l8", "saved", "mul", "s1", ""),
+    ("l1", "grad_fn", "root", "fn", "grad_fn"), ("l2", "next", "fn", "acc", "next_functions"),
+    ("l3", "constant", "fn", "stub", "(None, 0)"), ("l4", "variable", "acc", "leaf", ".grad"),
+    ("l5", "saved", "fn", "saved", ""), ("l6", "grad_fn", "retained", "fn", "grad_fn"),
+    ("l7", "input", "leaf", "op", "input"), ("l8", "output", "op", "nonleaf", "output"),
+    ("l9", "input", "constant", "op", ""),
 ]
 
 
-def legend_scene():
-    """The legend as a :class:`~viz.scene.Scene` (ids ``legend-<name>``)."""
-    scene = Scene(view="backward", rankdir="TB")
-    add_legend(scene)
+def legend_scene(view="backward"):
+    """The legend as a :class:`~viz.scene.Scene` (ids ``legend-<name>``): every element of
+    the view (``"backward"`` or ``"forward"``)."""
+    kinds = ({"root", "fn", "retained", "stub", "acc", "leaf", "nonleaf", "saved"}
+             if view == "backward" else {"op", "leaf", "nonleaf", "constant", "temp"})
+    scene = Scene(view=view, rankdir="TB")
+    add_legend(scene, kinds=kinds | {"root"}, links={"grad_fn", "next", "constant", "variable",
+                                                      "saved", "input", "output"})
     return scene
 
 
-def add_legend(scene):
-    """Add the legend's elements to ``scene`` as the cluster ``legend``."""
-    for key, kind, flags, lines in _ITEMS:
+def add_legend(scene, kinds=None, links=None):
+    """Add to ``scene``, as the cluster ``legend``, the legend of what ``scene`` contains
+    (its kinds of boxes and arrows, and the root, hook and highlight marks); ``kinds`` and
+    ``links`` replace what is read from the scene."""
+    items = [i for i in scene.items.values() if "legend" not in i.flags]
+    if kinds is None:
+        kinds = {i.kind for i in items} | {f for i in items for f in i.flags}
+    if links is None:
+        links = {link.kind for link in scene.links}
+    shown = set()
+    for key, kind, flags, lines, explains, flag in _ITEMS:
+        if (explains or flag) not in kinds:
+            continue
+        if scene.view == "forward" and key in ("root", "stub"):
+            continue
         title = f"legend: {' '.join(text for text, _ in lines)}"
         scene.add(Item(f"legend-{key}", kind, title, [Line(t, r) for t, r in lines],
                        flags=set(flags) | {"legend"}, group=GROUP, name=key))
+        shown.add(key)
     for key, kind, source, target, label in _LINKS:
-        scene.link(Link(f"legend-{key}", kind, f"legend-{source}", f"legend-{target}", label,
-                        {"legend"}))
+        if kind in links and source in shown and target in shown:
+            scene.link(Link(f"legend-{key}", kind, f"legend-{source}", f"legend-{target}",
+                            label, {"legend"}))
     return scene
 
 
-def legend(theme=None, engine=None, id_prefix=None):
+def legend(theme=None, engine=None, id_prefix=None, view="backward"):
     """A :class:`~viz.drawing.Drawing` of the legend alone.
 
     Example:
@@ -68,4 +100,4 @@ def legend(theme=None, engine=None, id_prefix=None):
         'acc'
     """
     from viz.drawing import Drawing
-    return Drawing(legend_scene(), theme=theme, engine=engine, id_prefix=id_prefix)
+    return Drawing(legend_scene(view), theme=theme, engine=engine, id_prefix=id_prefix)

@@ -24,7 +24,7 @@ from viz._svg import inline
 from viz.boxes import merge_boxes
 from viz.data import is_tensor
 from viz.drawing import draw
-from viz.frames import GRANULARITIES, build_frames, event_at
+from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
 __all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS", "NODE_FRAMES"]
@@ -92,6 +92,9 @@ class Playback:
         self.drawing = draw(_before_recording(recording), theme=renderer_theme(theme),
                             id_prefix=self.prefix, grads=False, **draw_options)
         self.source = _spaced(self.drawing.source)
+        if theme == "classroom":   # the graph's own text and lines large too, not just the panel
+            from viz.classroom import FONT_SCALE, roomy_boxes, scale_fonts
+            self.source = roomy_boxes(scale_fonts(self.source, FONT_SCALE))
         scene = self.drawing.scene
         drawn = set(scene.items) | {link.id for link in scene.links}
         drawn.update(m for ids in scene.members.values() for m in ids)
@@ -99,6 +102,7 @@ class Playback:
         if scene.members:  # a box takes the combined state of the ops inside it
             names = {n["id"]: n["name"] for n in recording.snapshot.to_dict()["nodes"]}
             merge_boxes(self.data, scene.members, names)
+        label_notes(self.data, {link.id: link.label for link in scene.links if link.label})
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)

@@ -22,6 +22,7 @@ from viz.data import caller_names, frame_of_caller
 from viz.frames import GRANULARITIES
 from viz.playback import SPEEDS, Playback, record_target
 from viz.still import value_at
+from viz.text import xml_safe
 
 __all__ = ["Stepper", "StepperCanvas", "SPEEDS"]
 
@@ -39,6 +40,7 @@ class StepperCanvas(anywidget.AnyWidget):
     frame = traitlets.Int(0).tag(sync=True)
     granularity = traitlets.Unicode("event").tag(sync=True)
     theme = traitlets.Unicode("default").tag(sync=True)
+    arithmetic = traitlets.Bool(True).tag(sync=True)   # the chain rule with numbers, shown
 
 
 class Stepper(widgets.VBox):
@@ -266,7 +268,8 @@ class Stepper(widgets.VBox):
         if len(self.playback.svg) <= STATIC_LIMIT and self.playback.count:
             picture = self.still()
             picture = picture[picture.index("<svg"):]
-        items = "".join(f"<li>{html.escape(c)}</li>" for c in self.playback.data["captions"])
+        items = "".join(f"<li>{html.escape(xml_safe(c))}</li>"
+                        for c in self.playback.data["captions"])
         return (f'<div class="mgs-static">{picture}<details><summary>The '
                 f"{self.playback.count} events of this backward pass</summary><ol start=\"1\">"
                 f"{items}</ol></details></div>")

@@ -21,6 +21,8 @@ import html
 import re
 import xml.etree.ElementTree as ET
 
+from viz.text import xml_safe
+
 __all__ = ["FONT_SIZE", "LINE", "CHAR", "PAD", "geometry", "note_size", "place_notes", "leader",
            "widen", "frame_svg", "value_at", "covering", "STEPPER_CSS"]
 
@@ -78,8 +80,10 @@ FRACTIONS = (0.5, 0.35, 0.65, 0.22, 0.78)  # where along an arrow its note may s
 # What a note's spot costs per unit of area it covers: a box, a label or a note; an arrow;
 # room out of the picture (the picture is widened for it); and, per unit of the note's own
 # area, a spot at a box's corner (a note there is less clearly the box's own).
-COVER, CROSS, OUTSIDE, CORNER = 4.0, 2.0, 0.1, 0.3
+COVER, CROSS, OUTSIDE, CORNER = 40.0, 40.0, 0.1, 0.3
+NOTE = 2000.0  # covering another note: two notes shown at once must never overlap
 DIAGONAL, LEAD = 0.7071, 4.0  # cos 45°; how far a corner note stands off its element
+FAR = (8.0, 18.0, 32.0, 50.0)  # how much further out a note may stand, tied by a leader line
 
 
 def geometry(svg, prefix):
@@ -188,6 +192,14 @@ class _Grid:
         return total
 
 
+def _crossed(boxes, key, start, end):
+    """How many other boxes the horizontal leader line from ``start`` to ``end`` crosses."""
+    (x0, y), x1 = start, end[0]
+    lo, hi = min(x0, x1), max(x0, x1)
+    return sum(1 for k, b in boxes.items() if k != key and b[2] > 0 and b[1] <= y <= b[1] + b[3]
+               and b[0] < hi and b[0] + b[2] > lo)
+
+
 def _overlap(a, b):
     w = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
     h = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
@@ -213,18 +225,23 @@ def _candidates(box):
         return [((x, y), "c")]
     sides = [((x + w + GAP, y + h / 2), "r"), ((x - GAP, y + h / 2), "l"),
              ((x + w / 2, y + h + GAP), "b"), ((x + w / 2, y - GAP), "t")]
+    # Further out, tied by a leader line: when every spot next to the box is taken.
+    far = [((x + w / 2, y + h + GAP + d), "b", (x + w / 2, y + h)) for d in FAR] + \
+        [((x + w / 2, y - GAP - d), "t", (x + w / 2, y)) for d in FAR] + \
+        [((x + w + GAP + d, y + h / 2), "r", (x + w, y + h / 2)) for d in FAR] + \
+        [((x - GAP - d, y + h / 2), "l", (x, y + h / 2)) for d in FAR]
     if box[4:5] == ["ellipse"]:
         # Diagonally out from the curve at 45°: the note's near corner just off the outline.
         cx, cy, rx, ry = x + w / 2, y + h / 2, w / 2 * DIAGONAL, h / 2 * DIAGONAL
         return sides + [((cx + sx * rx + sx * LEAD, cy + sy * ry + sy * LEAD), side,
                          (cx + sx * rx, cy + sy * ry))
                         for sx, sy, side in ((1, -1, "ne"), (1, 1, "se"), (-1, -1, "nw"),
-                                             (-1, 1, "sw"))]
+                                             (-1, 1, "sw"))] + far
     inset = min(LEAD, h / 2)
     return sides + [((x + w + GAP, y), "r", (x + w, y + inset)),
                     ((x + w + GAP, y + h), "r", (x + w, y + h - inset)),
                     ((x - GAP, y), "l", (x, y + inset)),
-                    ((x - GAP, y + h), "l", (x, y + h - inset))]
+                    ((x - GAP, y + h), "l", (x, y + h - inset))] + far
 
 
 def place_notes(boxes, notes):
@@ -258,9 +275,17 @@ def place_notes(boxes, notes):
         if width == 0:
             continue
         best = None
-        for rank, (anchor, side, *point) in enumerate(_candidates(boxes[key])):
+        spots = _candidates(boxes[key])
+        box = boxes[key]
+        if box[2] > 0:   # last resort: in the margin beside the picture, with a leader line
+            cy = box[1] + box[3] / 2
+            spots += [((bounds[2] + 2 * GAP, cy), "r", (box[0] + box[2], cy)),
+                      ((bounds[0] - 2 * GAP, cy), "l", (box[0], cy))]
+        for rank, (anchor, side, *point) in enumerate(spots):
             rect = _box(anchor, side, width, height)
             cost = grid.cost(key, rect) + OUTSIDE * _outside(rect, bounds)
+            if point and abs(anchor[0] - point[0][0]) > 2 * LEAD + GAP:  # a long leader line:
+                cost += 1e9 * _crossed(boxes, key, point[0], anchor)  # never across boxes
             if rank >= 4 and boxes[key][2] > 0:
                 cost += CORNER * width * height
             if best is None or cost < best[0]:
@@ -268,7 +293,7 @@ def place_notes(boxes, notes):
             if cost == 0:
                 break
         _, _, anchor, side, rect, point = best
-        grid.add(key, rect, COVER)
+        grid.add(key, rect, NOTE)
         placed[key] = [round(anchor[0], 2), round(anchor[1], 2), side]
         if point:
             placed[key] += [round(point[0][0], 2), round(point[0][1], 2)]
@@ -340,7 +365,7 @@ def note_svg(note, place):
     width, height = note_size(note)
     x, y, _, _ = _box((place[0], place[1]), place[2], width, height)
     lines = [line.split("\t", 1) for line in note.split("\n")]
-    kind = html.escape(lines[0][0] if len(lines[0]) == 2 else "state", quote=True)
+    kind = html.escape(xml_safe(lines[0][0] if len(lines[0]) == 2 else "state"), quote=True)
     parts = [f'<g class="mgs-note mgs-note-{kind}">']
     lead = leader(place, width, height)
     if lead is not None:
@@ -353,7 +378,7 @@ def note_svg(note, place):
         line_kind, text = (line if len(line) == 2 else ("state", line[0]))
         parts.append(f'<text class="mgs-line-{html.escape(line_kind, quote=True)}" '
                      f'x="{x + PAD:.1f}" y="{y + PAD + (k + 1) * LINE - 3:.1f}">'
-                     f"{html.escape(text, quote=False)}</text>")
+                     f"{html.escape(xml_safe(text), quote=False)}</text>")
     parts.append("</g>")
     return "".join(parts)
 
@@ -431,7 +456,7 @@ def _with_caption(svg, caption):
     svg = _SIZE.sub(lambda m: f'<svg{m.group(1)} width="{m.group(2)}pt" '
                               f'height="{float(m.group(3)) + extra:.0f}pt"', svg, count=1)
     texts = "".join(f'<text class="mgs-caption-line" x="{vx + 6:.1f}" '
-                    f'y="{vy + vh + 16 * (k + 1):.1f}">{html.escape(t, quote=False)}</text>'
-                    for k, t in enumerate(lines))
+                    f'y="{vy + vh + 16 * (k + 1):.1f}">{html.escape(xml_safe(t), quote=False)}'
+                    '</text>' for k, t in enumerate(lines))
     at = svg.rfind("</svg>")
     return svg[:at] + f'<g class="mgs-caption">{texts}</g>' + svg[at:]

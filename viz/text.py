@@ -10,9 +10,10 @@ tensors, ``summary`` for big ones. :func:`value_lines` turns one into at most a 
 """
 
 import math
+import re
 import unicodedata
 
-__all__ = ["clean", "shorten", "wrap", "number", "value_lines", "shape_text", "plural"]
+__all__ = ["clean", "xml_safe", "shorten", "wrap", "number", "value_lines", "shape_text", "plural"]
 
 NAME_LIMIT = 40
 ROW_LIMIT = 4
@@ -43,6 +44,19 @@ def clean(text, limit=NAME_LIMIT):
         else:
             out.append(ch)
     return shorten("".join(out), limit)
+
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text):
+    """``text`` with the characters XML 1.0 forbids (U+0000, U+001B, …) replaced by "�".
+
+    Example:
+        >>> xml_safe("a\\x00b")
+        'a�b'
+    """
+    return _NOT_XML.sub(_REPLACEMENT, str(text))
 
 
 def shorten(text, limit):

@@ -104,6 +104,9 @@ def _node_item(g, nid):
         tag = _label_tag(node)
         if tag:
             lines.append(Line(tag))
+        scalars = scalar_text(node)
+        if scalars:
+            lines.append(Line(scalars))
     item = Item(nid, kind, title, lines, group=node.get("module"), name=name)
     # A tensor hook is drawn on its tensor; on the node only when that tensor is gone.
     tensor_hooks = [h.get("name") for h in node.get("tensor_hooks") or []
@@ -111,6 +114,24 @@ def _node_item(g, nid):
     _add_badges(item, [("pre-hook", node.get("pre_hooks")), ("hook", node.get("post_hooks")),
                        ("tensor hook", tensor_hooks)])
     return item
+
+
+# The numbers an op keeps that are not tensors, worth seeing on its node (``** 2``, ``× 0.5``).
+_SCALARS = {"exponent": "exponent {}", "other": "other = {}", "base": "base {}",
+            "alpha": "alpha = {}", "beta": "beta = {}", "negative_slope": "slope {}"}
+
+
+def scalar_text(node):
+    """``"exponent 2"`` for ``x ** 2``'s node, ``"other = 0.5"`` for MulBackward1: the scalar
+    operands the snapshot keeps (``operands``), leaving out an ``alpha``/``beta`` of 1."""
+    parts = []
+    for key, value in (node.get("operands") or {}).items():
+        if key not in _SCALARS or isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if key in ("alpha", "beta") and value == 1:
+            continue
+        parts.append(_SCALARS[key].format(f"{value:g}"))
+    return clean(", ".join(parts), 24)
 
 
 def _label_tag(node):
@@ -138,6 +159,8 @@ def _stub_item(g, cid, opts):
         lines.append(Line("constant: (None, 0)" if given else "(None, 0): no gradient"))
     if tensor and opts.values:
         lines += [Line(s, "value") for s in value_lines(tensor.get("value"), "data ")]
+    elif tensor and not tensor.get("shape") and name == "constant":  # a number: show it
+        lines += [Line(s, "value") for s in value_lines(tensor.get("value"), "= ")]
     title = (f"{name}: constant input, no gradient flows to it "
              f"(next_functions[{stub.get('position')}] is (None, 0)) [{cid}]")
     return Item(cid, "stub", title, lines)
@@ -221,6 +244,9 @@ def _op_item(g, nid):
     node = g.nodes[nid]
     name = clean(node.get("name") or nid)
     lines = [Line(clean(op_symbol(node.get("name") or nid), 16), "title"), Line(name)]
+    scalars = scalar_text(node)
+    if scalars:
+        lines.append(Line(scalars))
     item = Item(nid, "op", f"{name}: the op that made its output [{nid}]", lines,
                 group=node.get("module"), name=name)
     _add_badges(item, [("pre-hook", node.get("pre_hooks")), ("hook", node.get("post_hooks"))])

@@ -105,7 +105,9 @@ class Captioner:
         return text + "."
 
     def _backward_started(self, event):
-        roots = _join(self.tensor(t) for t in event["roots"])
+        root_node = event.get("graph_root")
+        roots = _join(self.tensor(t) if t in self.snapshot or root_node not in self.snapshot
+                      else f"the result of {self.node(root_node)}" for t in event["roots"])
         grads = _join(self.value(g) for g in event["grads"])
         text = f"{self.api(event)} starts at {roots} with gradient {grads}"
         if event.get("inputs"):

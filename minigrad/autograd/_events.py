@@ -14,6 +14,7 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
+from minigrad.autograd._formulas import formula_of, operand_tensors, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -61,6 +62,7 @@ class EventCollector(observe.Emitter):
         self.passes = {}          # engine pass id -> number of the pass in this recording
         self.structures = {}      # node id -> structure_of(node) for every node seen
         self.released = {}        # node id -> names of its saved tensors released
+        self.operands = {}        # node id -> (formula, operands) the first time it ran
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
@@ -150,9 +152,15 @@ class EventCollector(observe.Emitter):
             number = self.passes.get(pass_id)
             nid = _uid if number is not None else self._nid
             refs_in = self._refs(grads_in)
+            key = nid(node)
+            if key not in self.operands:  # the numbers of its chain rule, before release
+                formula = formula_of(node)
+                self.operands[key] = (formula, operands_of(node, self._full_limit), {
+                    name: self.tensor(t) for name, t in operand_tensors(node).items()}) \
+                    if formula else (None, {}, {})
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
-            self._store(("node_ran", len(self.events), number, nid(node), refs_in,
+            self._store(("node_ran", len(self.events), number, key, refs_in,
                          self._refs(grads_out)))
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
@@ -167,7 +175,10 @@ class EventCollector(observe.Emitter):
         if not self.truncated:
             number = self.passes.get(pass_id)
             nid = node._uid if number is not None else self._nid(node)
-            names = self.released[nid] = tuple(node._saved_names() if names is None else names)
+            names = node._saved_names() if names is None else names
+            saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
+            names = self.released[nid] = tuple(
+                n for k, n in enumerate(names) if k >= len(saved) or saved[k] is not None)
             self._store(("saved_released", len(self.events), number, nid, names))
 
     def _store(self, event):
@@ -380,8 +391,11 @@ def structure_of(node, nid):
     for child, input_nr in node.next_functions:
         next_.append(None if child is None else child._uid or node_id(child))
         next_.append(input_nr)
+    saved = node._saved
+    names = tuple(n for n, slot in zip(node._saved_names(), saved) if slot is not None) \
+        if saved else ()
     return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
-            tuple(node._saved_names()) if node._saved else (), tuple(next_))
+            names, tuple(next_))
 
 
 def structure_info(structure):

@@ -255,18 +255,25 @@ def _final_snapshot(collector, names):
         if tensor is not None:
             builder.add_tensor(tensor)
     builder.walk()
+    for nid, (_, operands, tensors) in collector.operands.items():
+        entry = builder.nodes.get(nid)
+        if entry is not None and entry[0] is not None:  # the values when it ran, not after
+            builder.operands[nid] = operands, tensors
     # A node the tensors alive now do not lead to is described from what was seen of it.
     for nid, structure in collector.structures.items():
         if nid not in builder.nodes:
-            _add_ghost(builder, structure, collector.released.get(nid, ()))
+            _add_ghost(builder, structure, collector.released.get(nid, ()), collector.operands)
     return builder.finish(names)
 
 
-def _add_ghost(builder, structure, released):
+def _add_ghost(builder, structure, released, collector_operands):
     """Describe a node that died before the recording ended, from what was seen of it."""
     info = structure_info(structure)
+    formula, operands, tensors = collector_operands.get(info["id"], (None, {}, {}))
     info.update({
         "label": None, "alive": False, "outputs": [], "module": None,
+        "formula": None if formula is None else list(formula), "operands": operands,
+        "operand_tensors": {k: t for k, t in tensors.items() if t in builder.tensors},
         "saved": [{"name": name, "tensor": None, "version": None, "released": name in released,
                    "modified": False, "is_output": False, "packed": False, "value": None}
                   for name in structure_saved_names(structure)],

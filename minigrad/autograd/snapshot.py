@@ -10,6 +10,7 @@ described in ``docs/graph-data.md``.
 
 import json
 
+from minigrad.autograd._formulas import formula_of, operand_tensors, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import (
     FULL_LIMIT,
@@ -191,6 +192,7 @@ class GraphBuilder:
         self.nodes = {}        # id -> [node or None (a node no longer alive), info]
         self.constants = []
         self.edges = []
+        self.operands = {}     # node id -> (operands, their tensor ids) when it ran (record())
         self._stack = []
 
     # ----------------------------------------------------------------- collecting
@@ -321,6 +323,14 @@ class GraphBuilder:
             "metadata": {str(k): str(v) for k, v in node._metadata.items()}
             if node._metadata else {},
         })
+        formula = formula_of(node)
+        info["formula"] = None if formula is None else list(formula)
+        recorded = self.operands.get(info["id"])
+        if recorded is None:
+            recorded = operands_of(node, self.full_limit), {
+                name: tensor_id(t) for name, t in operand_tensors(node).items()}
+        info["operands"] = recorded[0]
+        info["operand_tensors"] = {k: t for k, t in recorded[1].items() if t in self.tensors}
         return info
 
     def _saved_info(self, node):

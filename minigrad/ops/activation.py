@@ -29,6 +29,9 @@ class Softmax(_Op):
 
     node_name = "SoftmaxBackward0"
     saved_names = ("result",)
+    formula = (
+        "result * (grad - rowsum(grad * result, dim))",
+    )
 
     @staticmethod
     def forward(ctx, x, dim):
@@ -52,6 +55,9 @@ class LogSoftmax(_Op):
 
     node_name = "LogSoftmaxBackward0"
     saved_names = ("result",)
+    formula = (
+        "grad - exp(result) * rowsum(grad, dim)",
+    )
 
     @staticmethod
     def forward(ctx, x, dim):

@@ -95,6 +95,7 @@ class Add(_Op):
     """z = a + α·b;  ∂z/∂a = 1,  ∂z/∂b = α (summed over broadcast dimensions)."""
 
     node_name = "AddBackward0"
+    formula = ("grad", "grad * alpha")
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -114,6 +115,7 @@ class Sub(_Op):
     """z = a - α·b;  ∂z/∂a = 1,  ∂z/∂b = -α."""
 
     node_name = "SubBackward0"
+    formula = ("grad", "-grad * alpha")
     array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
@@ -136,6 +138,7 @@ class Rsub(_Op):
     """z = c - a for a number c;  ∂z/∂a = -1."""
 
     node_name = "RsubBackward1"
+    formula = ("-grad",)
     array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
@@ -156,6 +159,7 @@ class Mul(_Op):
     node_name = "MulBackward0"
     array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
+    formula = ("grad * other", "grad * self")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -178,6 +182,10 @@ class Div(_Op):
     node_name = "DivBackward0"
     array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
+    formula = (
+        "grad / other",
+        "-grad * self / other ** 2",
+    )
 
     @staticmethod
     def forward(ctx, a, b):
@@ -200,6 +208,7 @@ class DivScalar(_Op):
     ``cross_entropy``);  ∂z/∂a = 1/s."""
 
     node_name = "DivBackward1"
+    formula = ("grad / other",)
 
     @staticmethod
     def forward(ctx, a, s):
@@ -215,6 +224,7 @@ class Neg(_Op):
     """z = -a;  ∂z/∂a = -1."""
 
     node_name = "NegBackward0"
+    formula = ("-grad",)
     array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
@@ -233,6 +243,7 @@ class Reciprocal(_Op):
 
     node_name = "ReciprocalBackward0"
     saved_names = ("result",)
+    formula = ("-grad * result ** 2",)
 
     @staticmethod
     def forward(ctx, a):
@@ -253,6 +264,9 @@ class Pow(_Op):
 
     node_name = "PowBackward0"
     saved_names = ("self",)
+    formula = (
+        "grad * exponent * self ** (exponent - 1)",
+    )
 
     @staticmethod
     def forward(ctx, a, exponent):
@@ -282,6 +296,7 @@ class MulScalar(_Op):
     ∂z/∂a = s."""
 
     node_name = "MulBackward1"
+    formula = ("grad * other",)
 
     @staticmethod
     def forward(ctx, a, s):
@@ -309,6 +324,10 @@ class PowTensor(_Op):
 
     node_name = "PowBackward1"
     saved_names = ("self", "exponent", "result")
+    formula = (
+        "grad * exponent * self ** (exponent - 1)",
+        "grad * result * log(self)",
+    )
 
     @staticmethod
     def forward(ctx, a, b):
@@ -340,6 +359,7 @@ class PowScalarBase(_Op):
 
     node_name = "PowBackward2"
     saved_names = ("result",)
+    formula = ("grad * result * log(base)",)
 
     @staticmethod
     def forward(ctx, c, b):
@@ -368,6 +388,7 @@ class RemainderScalar(_Op):
     """z = a mod c for a number c (sign of c, as Python's %);  ∂z/∂a = 1."""
 
     node_name = "RemainderBackward0"
+    formula = ("grad",)
 
     @staticmethod
     def forward(ctx, a, c):
@@ -385,6 +406,7 @@ class Remainder(_Op):
 
     node_name = "RemainderBackward1"
     saved_names = ("self", "other")
+    formula = ("grad", "-grad * floor(self / other)")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -430,6 +452,7 @@ class DivRounding(_Op):
     """z = a / b rounded (``floor`` or ``trunc``);  ∂z/∂a = ∂z/∂b = 0 (PyTorch's zeros)."""
 
     node_name = "DivBackward2"
+    formula = ("0 * grad", "0 * grad")
 
     @staticmethod
     def forward(ctx, a, b, rounding_mode):

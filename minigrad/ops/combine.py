@@ -113,6 +113,10 @@ class Where(_Op):
     """y = a where cond else b;  ∂y/∂a = grad where cond (else 0),  ∂y/∂b = grad where not."""
 
     node_name = "WhereBackward0"
+    formula = (
+        "where(condition, grad, 0)",
+        "where(condition, 0, grad)",
+    )
 
     @staticmethod
     def forward(ctx, a, b, condition):
@@ -159,6 +163,7 @@ class MaskedFill(_Op):
     """y = value where mask else x;  ∂y/∂x = grad where not mask (else 0)."""
 
     node_name = "MaskedFillBackward0"
+    formula = ("where(mask, 0, grad)",)
 
     @staticmethod
     def forward(ctx, x, mask, value):

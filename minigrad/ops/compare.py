@@ -189,6 +189,10 @@ class Maximum(_Op):
 
     node_name = "MaximumBackward0"
     saved_names = ("self", "other")
+    formula = (
+        "grad * ((self > other) + (self == other) / 2)",
+        "grad * ((other > self) + (self == other) / 2)",
+    )
 
     @staticmethod
     def forward(ctx, a, b):
@@ -208,6 +212,10 @@ class Minimum(_Op):
 
     node_name = "MinimumBackward0"
     saved_names = ("self", "other")
+    formula = (
+        "grad * ((self < other) + (self == other) / 2)",
+        "grad * ((other < self) + (self == other) / 2)",
+    )
 
     @staticmethod
     def forward(ctx, a, b):

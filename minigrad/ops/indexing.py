@@ -131,6 +131,7 @@ class Alias(_Op):
     """y = x, a new tensor on the same memory (``x[...]``);  ∂y/∂x = grad."""
 
     node_name = "AliasBackward0"
+    formula = ("grad",)
     is_view = True
 
     @staticmethod

@@ -33,6 +33,7 @@ class Dot(_Op):
 
     node_name = "DotBackward0"
     saved_names = ("self", "tensor")
+    formula = ("grad * tensor", "grad * self")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -62,6 +63,7 @@ class Mv(_Op):
 
     node_name = "MvBackward0"
     saved_names = ("self", "vec")
+    formula = ("outer(grad, vec)", "self.T @ grad")
 
     @staticmethod
     def forward(ctx, a, v):
@@ -101,6 +103,7 @@ class Mm(_Op):
 
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
+    formula = ("grad @ mat2.T", "self.T @ grad")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -124,6 +127,7 @@ class Bmm(_Op):
 
     node_name = "BmmBackward0"
     saved_names = ("self", "mat2")
+    formula = ("grad @ mT(mat2)", "mT(self) @ grad")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -153,6 +157,11 @@ class Addmm(_Op):
 
     node_name = "AddmmBackward0"
     saved_names = ("mat1", "mat2")
+    formula = (
+        "beta * grad",
+        "alpha * grad @ mat2.T",
+        "alpha * mat1.T @ grad",
+    )
 
     @staticmethod
     def forward(ctx, c, a, b, beta, alpha):

@@ -34,6 +34,7 @@ class Exp(_Op):
 
     node_name = "ExpBackward0"
     saved_names = ("result",)
+    formula = ("grad * result",)
 
     @staticmethod
     def forward(ctx, x):
@@ -52,6 +53,7 @@ class Log(_Op):
 
     node_name = "LogBackward0"
     saved_names = ("self",)
+    formula = ("grad / self",)
 
     @staticmethod
     def forward(ctx, x):
@@ -69,6 +71,7 @@ class Log1p(_Op):
 
     node_name = "Log1PBackward0"
     saved_names = ("self",)
+    formula = ("grad / (self + 1)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -86,6 +89,7 @@ class Sin(_Op):
 
     node_name = "SinBackward0"
     saved_names = ("self",)
+    formula = ("grad * cos(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -103,6 +107,7 @@ class Cos(_Op):
 
     node_name = "CosBackward0"
     saved_names = ("self",)
+    formula = ("-grad * sin(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -120,6 +125,7 @@ class Tanh(_Op):
 
     node_name = "TanhBackward0"
     saved_names = ("result",)
+    formula = ("grad * (1 - result ** 2)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -139,6 +145,10 @@ class TanhBackward(_Op):
 
     node_name = "TanhBackwardBackward0"
     saved_names = ("grad_output", "output")
+    formula = (
+        "grad * (1 - output ** 2)",
+        "-2 * grad * grad_output * output",
+    )
 
     @staticmethod
     def forward(ctx, g, y):
@@ -158,6 +168,7 @@ class Sigmoid(_Op):
 
     node_name = "SigmoidBackward0"
     saved_names = ("result",)
+    formula = ("grad * result * (1 - result)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -179,6 +190,10 @@ class SigmoidBackward(_Op):
 
     node_name = "SigmoidBackwardBackward0"
     saved_names = ("grad_output", "output")
+    formula = (
+        "grad * output * (1 - output)",
+        "grad * grad_output * (1 - 2 * output)",
+    )
 
     @staticmethod
     def forward(ctx, g, y):
@@ -198,6 +213,7 @@ class Relu(_Op):
 
     node_name = "ReluBackward0"
     saved_names = ("result",)
+    formula = ("grad * (result > 0)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -220,6 +236,7 @@ class ThresholdBackward(_Op):
 
     node_name = "ThresholdBackwardBackward0"
     saved_names = ("self",)
+    formula = ("grad * (self > 0)", "0 * grad")
 
     @staticmethod
     def forward(ctx, g, y):
@@ -238,6 +255,7 @@ class Sqrt(_Op):
 
     node_name = "SqrtBackward0"
     saved_names = ("result",)
+    formula = ("grad / (2 * result)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -256,6 +274,7 @@ class Abs(_Op):
 
     node_name = "AbsBackward0"
     saved_names = ("self",)
+    formula = ("grad * sign(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -274,6 +293,7 @@ class Sign(_Op):
     """y = sign(x);  ∂y/∂x = 0."""
 
     node_name = "SignBackward0"
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
@@ -300,6 +320,7 @@ class _Step(_Op):
 
     ufunc = None
     kernel = None
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
@@ -349,6 +370,7 @@ class RoundDecimals(_Op):
     """y = x rounded to ``decimals`` decimal places (ties to even);  ∂y/∂x = 0."""
 
     node_name = "RoundBackward1"
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x, decimals):
@@ -372,6 +394,7 @@ class Clamp(_Op):
 
     node_name = "ClampBackward1"
     saved_names = ("self",)
+    formula = ("grad * between(self, bounds)",)
 
     @staticmethod
     def forward(ctx, x, lo, hi):
@@ -450,6 +473,7 @@ class ToCopy(_Op):
     """y = x converted to another dtype;  ∂y/∂x = 1 (cast back)."""
 
     node_name = "ToCopyBackward0"
+    formula = ("grad",)
 
     @staticmethod
     def forward(ctx, x, dtype):

@@ -50,6 +50,7 @@ class Sum(_Op):
     """y = Σ x;  ∂y/∂x = 1 for every element."""
 
     node_name = "SumBackward0"
+    formula = ("expand(grad, self_sym_sizes)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -65,6 +66,9 @@ class SumDim(_Op):
     """y = Σ over ``dim`` of x;  ∂y/∂x = 1, broadcast back over ``dim``."""
 
     node_name = "SumBackward1"
+    formula = (
+        "spread(grad, self_sym_sizes, dim, keepdim)",
+    )
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
@@ -86,6 +90,9 @@ class Mean(_Op):
     """y = mean(x);  ∂y/∂x = 1/n."""
 
     node_name = "MeanBackward0"
+    formula = (
+        "expand(grad, self_sym_sizes) / numel",
+    )
 
     @staticmethod
     def forward(ctx, x):
@@ -105,6 +112,9 @@ class MeanDim(_Op):
     """y = mean over ``dim`` of x;  ∂y/∂x = 1/n, broadcast back over ``dim``."""
 
     node_name = "MeanBackward1"
+    formula = (
+        "spread(grad, self_sym_sizes, dim, keepdim) / count",
+    )
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
@@ -163,6 +173,9 @@ class Max(_Op):
 
     node_name = "MaxBackward1"
     saved_names = ("self", "result")
+    formula = (
+        "grad * (self == result) / count_equal(self, result)",
+    )
     _reduce, _op = staticmethod(np.max), "max"
 
     @staticmethod

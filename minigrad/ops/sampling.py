@@ -58,6 +58,7 @@ class Uniform(_Sample):
     """y ~ U(from, to);  ∂y/∂x = 0."""
 
     node_name = "UniformBackward0"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.uniform_)
 
 
@@ -65,6 +66,7 @@ class Normal(_Sample):
     """y ~ N(mean, std²);  ∂y/∂x = 0."""
 
     node_name = "NormalBackward0"
+    formula = ("0 * grad",)  # a sample
 
     @staticmethod
     def sample(out, layout, generator, mean, std):  # the path depends on the layout
@@ -75,6 +77,7 @@ class Bernoulli(_Sample):
     """y ~ Bernoulli(p) for a number p;  ∂y/∂x = 0."""
 
     node_name = "BernoulliBackward2"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.bernoulli_)
 
 
@@ -82,6 +85,7 @@ class Exponential(_Sample):
     """y ~ Exp(λ);  ∂y/∂x = 0."""
 
     node_name = "ExponentialBackward0"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.exponential_)
 
 
@@ -89,6 +93,7 @@ class Cauchy(_Sample):
     """y ~ Cauchy(median, σ);  ∂y/∂x = 0."""
 
     node_name = "CauchyBackward0"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.cauchy_)
 
 
@@ -96,6 +101,7 @@ class LogNormal(_Sample):
     """y ~ exp N(mean, std²);  ∂y/∂x = 0."""
 
     node_name = "LogNormalBackward0"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.log_normal_)
 
 
@@ -103,6 +109,7 @@ class Geometric(_Sample):
     """y ~ Geometric(p);  ∂y/∂x = 0."""
 
     node_name = "GeometricBackward0"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.geometric_)
 
 
@@ -110,6 +117,7 @@ class RandomFromTo(_Sample):
     """y ~ uniform integers in [from, to);  ∂y/∂x = 0."""
 
     node_name = "RandomBackward0"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.random_from_to_)
 
 
@@ -117,12 +125,14 @@ class RandomTo(RandomFromTo):
     """y ~ uniform integers in [0, to);  ∂y/∂x = 0."""
 
     node_name = "RandomBackward1"
+    formula = ("0 * grad",)  # a sample
 
 
 class Random(_Sample):
     """y ~ uniform integers in [0, 2**mantissa] (floats) or [0, max] (integers);  ∂y/∂x = 0."""
 
     node_name = "RandomBackward2"
+    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.random_)
 
 
@@ -130,6 +140,7 @@ class BernoulliTensor(_Op):
     """y ~ Bernoulli(p) for a tensor p;  ∂y/∂x = 0,  ∂y/∂p = 0."""
 
     node_name = "BernoulliBackward1"
+    formula = ("0 * grad", "0 * grad")  # a sample
 
     @staticmethod
     def forward(ctx, x, p, layout, generator):
@@ -223,6 +234,7 @@ class NormalTensorFloat(_Op):
     """y = mean + ε·std, ε ~ N(0, 1), for a tensor mean;  ∂y/∂mean = 0 (a sample)."""
 
     node_name = "NormalBackward1"
+    formula = ("0 * grad",)  # a sample
 
     @staticmethod
     def forward(ctx, mean, std, generator):
@@ -239,6 +251,7 @@ class NormalFloatTensor(_Op):
     """y = mean + ε·std, ε ~ N(0, 1), for a tensor std;  ∂y/∂std = 0 (a sample)."""
 
     node_name = "NormalBackward2"
+    formula = ("0 * grad",)  # a sample
 
     @staticmethod
     def forward(ctx, mean, std, generator):
@@ -255,6 +268,7 @@ class NormalTensorTensor(_Op):
     """y = mean + ε·std, ε ~ N(0, 1), for tensors mean and std;  both gradients 0."""
 
     node_name = "NormalBackward3"
+    formula = ("0 * grad", "0 * grad")  # a sample
 
     @staticmethod
     def forward(ctx, mean, std, generator):
@@ -289,6 +303,7 @@ class BernoulliProbabilities(_Op):
     """y ~ Bernoulli(p) elementwise;  ∂y/∂p = 0 (a sample)."""
 
     node_name = "BernoulliBackward0"
+    formula = ("0 * grad",)  # a sample
 
     @staticmethod
     def forward(ctx, p, generator):

@@ -56,6 +56,7 @@ class View(_Op):
     """y = x with another shape, same elements;  ∂y/∂x = grad reshaped back."""
 
     node_name = "ViewBackward0"
+    formula = ("reshape(grad, self_sym_sizes)",)
     is_view = True
 
     @staticmethod
@@ -76,6 +77,7 @@ class UnsafeView(_Op):
     reshaped back."""
 
     node_name = "UnsafeViewBackward0"
+    formula = ("reshape(grad, self_sym_sizes)",)
 
     @staticmethod
     def forward(ctx, x, shape):
@@ -96,6 +98,7 @@ class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
     node_name = "ExpandBackward0"
+    formula = ("grad",)
     is_view = True
 
     @staticmethod
@@ -140,6 +143,7 @@ class Unsqueeze(_Op):
     """y = x with a new dimension of size 1 at ``dim``;  ∂y/∂x = grad squeezed at ``dim``."""
 
     node_name = "UnsqueezeBackward0"
+    formula = ("squeeze(grad, dim)",)
     is_view = True
 
     @staticmethod
@@ -156,6 +160,7 @@ class Clone(_Op):
     """y = a copy of x (same memory layout);  ∂y/∂x = 1."""
 
     node_name = "CloneBackward0"
+    formula = ("grad",)
 
     @staticmethod
     def forward(ctx, x, order="K"):
@@ -202,6 +207,7 @@ class Transpose(_Op):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  ∂y/∂x = grad swapped back."""
 
     node_name = "TransposeBackward0"
+    formula = ("swap(grad, dim0, dim1)",)
     is_view = True
 
     @staticmethod
@@ -218,6 +224,7 @@ class T(_Op):
     """y = xᵀ for a matrix (x itself for fewer dimensions);  ∂y/∂x = gradᵀ."""
 
     node_name = "TBackward0"
+    formula = ("grad.T",)
     is_view = True
 
     @staticmethod
@@ -236,6 +243,7 @@ class Permute(_Op):
     """y = x with its dimensions reordered by ``dims``;  ∂y/∂x = grad ordered back."""
 
     node_name = "PermuteBackward0"
+    formula = ("permute_back(grad, dims)",)
     is_view = True
 
     @staticmethod

@@ -12,9 +12,10 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE = 12, CHAR = 6, PAD = 3, DOT = 2;
 const JUMP = 48; // beyond this many events, rescan every element instead of the changes
-// Picture scales (CSS pixels per pixel of Graphviz's picture): never below READABLE (the notes'
-// 10 px type stays 10 px), and the side panel goes under the picture when beside it the
-// picture would be drawn smaller than COMFORTABLE, or when the canvas is narrower than NARROW.
+// Picture scales (CSS pixels per pixel of Graphviz's picture): fitted, never below READABLE
+// unless the student zooms out (the notes' 10 px type stays 10 px), and the side panel goes
+// under the picture when beside it the picture would be drawn smaller than COMFORTABLE, or when
+// the canvas is narrower than NARROW.
 const READABLE = 0.75, COMFORTABLE = 0.8, NARROW = 560;
 
 function make(tag, cls, text) {
@@ -83,9 +84,9 @@ function drawLeader(group, box, place) {
   }), svgNode("circle", { class: "mgs-leader", cx: px.toFixed(1), cy: py.toFixed(1), r: DOT }));
 }
 
-function drawNote(note, place) {
+function drawNote(note, place, id) {
   const box = noteBox(note, place);
-  const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}` });
+  const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}`, "data-for": id });
   drawLeader(group, box, place);
   group.append(svgNode("rect", {
     x: box.x.toFixed(1), y: box.y.toFixed(1), width: box.width.toFixed(1),
@@ -155,14 +156,17 @@ function restyle(view, id, event) {
     for (const add of cls.split(" ")) if (add) el.classList.add("mgs-" + add);
     view.classes.set(id, cls);
   }
-  const note = valueAt(d.notes[id], event);
+  let note = valueAt(d.notes[id], event);
+  if (view.hideArith && note) {   // the chain-rule lines are hidden: drop them from the note
+    note = note.split("\n").filter((l) => !l.startsWith("arith\t")).join("\n");
+  }
   if ((view.notes.get(id) || "") !== note) {
     const old = view.noteNodes.get(id);
     if (old) old.remove();
     view.noteNodes.delete(id);
     const place = d.places && d.places[id];
     if (note && place) {
-      const node = drawNote(note, place);
+      const node = drawNote(note, place, id);
       view.layer.append(node);
       view.noteNodes.set(id, node);
     }
@@ -208,13 +212,22 @@ function roomFor(size, room, tall, big) {
   return Math.min(room / size.width, tall / size.height, big);
 }
 
-function fit(stage, root) {
+// The picture's scale: `zoom` when the student zoomed (buttons, ctrl + wheel, + - 0 keys),
+// else fitted to the stage (see scaleFor).
+const ZOOM_STEP = 1.25;
+function fit(stage, root, zoom) {
   const size = natural(stage);
-  if (!size) return;
-  const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
-  const scale = scaleFor(size, stage.clientWidth || size.width, tallest(stage), big);
+  if (!size) return 1;
+  const classroom = root.classList.contains("mgs-theme-classroom");
+  // The classroom fits the width only: its large type must stay large on a projector.
+  const fitted = scaleFor(size, stage.clientWidth || size.width,
+                          classroom ? Infinity : tallest(stage), classroom ? 2 : 1.25);
+  const scale = zoom || fitted;
   size.svgEl.style.width = `${(size.width * scale).toFixed(0)}px`;
   size.svgEl.style.height = `${(size.height * scale).toFixed(0)}px`;
+  root.dataset.scale = scale.toFixed(3);
+  root.classList.toggle("mgs-zoomed", Boolean(zoom));
+  return scale;
 }
 
 // Beside the picture, the side panel takes width from it. When that would shrink the picture
@@ -225,7 +238,7 @@ function arrange(root, body, stage, panel) {
   const size = natural(stage);
   const room = body.clientWidth;
   if (!room) return;
-  let stacked = room < NARROW;
+  let stacked = room < NARROW || root.classList.contains("mgs-theme-classroom");
   if (!stacked && size) {
     const gap = parseFloat(getComputedStyle(body).columnGap) || 0;
     const was = root.classList.contains("mgs-stacked");
@@ -236,9 +249,12 @@ function arrange(root, body, stage, panel) {
     const beside = roomFor(size, room - side - gap, tall, big);
     const below = roomFor(size, room, tall, big);
     // A margin either way around the threshold: a scrollbar coming and going must not flip it.
-    const comfortable = was ? COMFORTABLE + 0.05 : COMFORTABLE;
+    // (Only while the width stays about the same: a wider canvas is judged afresh.)
+    const near = Math.abs(room - (Number(root.dataset.stackedAt) || room)) < 40;
+    const comfortable = was && near ? COMFORTABLE + 0.05 : COMFORTABLE;
     stacked = beside < comfortable && below > beside * 1.08;
   }
+  if (stacked && !root.classList.contains("mgs-stacked")) root.dataset.stackedAt = String(room);
   root.classList.toggle("mgs-stacked", stacked);
 }
 
@@ -287,10 +303,45 @@ function render({ model, el }) {
   const body = make("div", "mgs-body");
   const key = make("div", "mgs-key");
   for (const [cls, text] of KEY_TEXT) key.append(make("span", "mgs-key-" + cls, text));
+  // The arithmetic overlay (chain rule with numbers on the running node) can be hidden.
+  const arithBox = make("input");
+  arithBox.type = "checkbox";
+  arithBox.className = "mgs-arith-toggle";
+  const arithLabel = make("label", "mgs-arith-label");
+  arithLabel.append(arithBox, document.createTextNode(" show the arithmetic"));
+  key.append(arithLabel);
+  const zoomBar = make("div", "mgs-zoom");
+  const zoomButtons = {};
+  for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "whole graph (0)"],
+                                     ["in", "+", "zoom in (+)"]]) {
+    const b = make("button", "mgs-zoom-" + name, text);
+    b.type = "button";
+    b.title = title;
+    zoomBar.append(b);
+    zoomButtons[name] = b;
+  }
   body.append(stage, panel);
-  root.append(status, caption, body, key);
+  root.append(status, caption, zoomBar, body, key);
   el.append(root);
   let view = null, queued = false, following = false;
+
+  function setArith() {
+    const show = model.get("arithmetic") !== false;
+    arithBox.checked = show;
+    root.classList.toggle("mgs-no-arith", !show);
+    if (view && view.hideArith !== !show) {
+      view.hideArith = !show;
+      for (const node of view.noteNodes.values()) node.remove();
+      view.noteNodes.clear();
+      view.notes.clear();
+      for (const id of view.ids) restyle(view, id, view.event);
+    }
+  }
+  arithBox.addEventListener("change", () => {
+    model.set("arithmetic", arithBox.checked);
+    model.save_changes();
+    setArith();
+  });
 
   function update() {
     if (!view) return;
@@ -327,6 +378,7 @@ function render({ model, el }) {
     const svg = model.get("svg") || "";
     const same = view && view.svg === svg;
     view = buildView(stage, svg, data, view);
+    view.hideArith = model.get("arithmetic") === false;
     if (!same) layout();
     stage.scrollTop = top;
     stage.scrollLeft = left;
@@ -346,10 +398,47 @@ function render({ model, el }) {
     layout();
   }
 
+  let zoom = null, scale = 1;
   function layout() {
     arrange(root, body, stage, panel);
-    fit(stage, root);
+    scale = fit(stage, root, zoom);
   }
+  // Zoom about the middle of the stage (or a point of it), keeping that point in place.
+  function zoomTo(next, cx, cy) {
+    const area = stage.getBoundingClientRect();
+    const px = cx === undefined ? stage.clientWidth / 2 : cx - area.left;
+    const py = cy === undefined ? stage.clientHeight / 2 : cy - area.top;
+    const before = scale;
+    const x = (stage.scrollLeft + px) / before, y = (stage.scrollTop + py) / before;
+    zoom = next;
+    layout();
+    stage.scrollLeft = x * scale - px;
+    stage.scrollTop = y * scale - py;
+    if (view) keepInView(stage, view, view.event);
+  }
+  const zoomIn = () => zoomTo(Math.min(scale * ZOOM_STEP, 6));
+  const zoomOut = () => zoomTo(Math.max(scale / ZOOM_STEP, 0.05));
+  zoomButtons.in.addEventListener("click", zoomIn);
+  zoomButtons.out.addEventListener("click", zoomOut);
+  zoomButtons.fit.addEventListener("click", () => zoomTo(null));
+  stage.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey && !event.metaKey) return;   // a plain wheel scrolls (pans)
+    event.preventDefault();
+    const factor = event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
+    zoomTo(Math.min(Math.max(scale * factor, 0.05), 6), event.clientX, event.clientY);
+  }, { passive: false });
+  // Pan by dragging the picture.
+  let drag = null;
+  stage.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    drag = { x: event.clientX, y: event.clientY, left: stage.scrollLeft, top: stage.scrollTop };
+  });
+  window.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    stage.scrollLeft = drag.left - (event.clientX - drag.x);
+    stage.scrollTop = drag.top - (event.clientY - drag.y);
+  });
+  window.addEventListener("pointerup", () => { drag = null; });
 
   function step(delta, absolute) {
     if (!view) return;
@@ -366,13 +455,28 @@ function render({ model, el }) {
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
                     PageUp: -10 };
     if (event.key in moves) step(moves[event.key]);
+    else if (event.key === "+" || event.key === "=") zoomIn();
+    else if (event.key === "-") zoomOut();
+    else if (event.key === "0") zoomTo(null);
     else if (event.key === "Home") step(0, 0);
     else if (event.key === "End") step(0, Number.MAX_SAFE_INTEGER);
     else return;
     event.preventDefault();
   }
 
-  root.addEventListener("keydown", onKey);
+  // The keys work once the stepper has the focus anywhere: the picture, or any of its controls
+  // (buttons, play, the granularity switch: the widget's box or the exported page). Inputs
+  // that use the arrow keys themselves (a slider, a list) keep them.
+  function ownsKey(event) {
+    const target = event.target;
+    if (!target || !target.closest) return false;
+    if (root.contains(target)) return true;
+    if (target.matches("input, select, textarea") || target.closest(".mgs-slider")) return false;
+    const box = root.closest(".mgs-stepper, .mgs-page");
+    return Boolean(box && box.contains(target));
+  }
+  const onAnyKey = (event) => { if (!event.defaultPrevented && ownsKey(event)) onKey(event); };
+  document.addEventListener("keydown", onAnyKey);
   // Lay out again when the canvas's width changes (a narrower JupyterLab panel, a window
   // resized); only the canvas's own width is watched, which the layout does not change.
   let lastWidth = 0;
@@ -388,7 +492,9 @@ function render({ model, el }) {
   model.on("change:frame", update);
   model.on("change:granularity", update);
   model.on("change:theme", setTheme);
+  model.on("change:arithmetic", setArith);
   setTheme();
+  setArith();
   load();
   return () => {
     model.off("change:svg", schedule);
@@ -396,7 +502,8 @@ function render({ model, el }) {
     model.off("change:frame", update);
     model.off("change:granularity", update);
     model.off("change:theme", setTheme);
-    root.removeEventListener("keydown", onKey);
+    model.off("change:arithmetic", setArith);
+    document.removeEventListener("keydown", onAnyKey);
     if (resize) resize.disconnect();
   };
 }

@@ -13,6 +13,9 @@ class LeakyRelu(_Op):
 
     node_name = "LeakyReluBackward0"
     saved_names = ("self",)
+    formula = (
+        "grad * where(self > 0, 1, negative_slope)",
+    )
 
     @staticmethod
     def forward(ctx, x, negative_slope):

@@ -30,6 +30,10 @@ class MseLoss(_Op):
 
     node_name = "MseLossBackward0"
     saved_names = ("self", "target")
+    formula = (
+        "2 * (self - target) * grad / divisor(mode, numel)",
+        "-2 * (self - target) * grad / divisor(mode, numel)",
+    )
 
     @staticmethod
     def forward(ctx, x, target, reduction):
