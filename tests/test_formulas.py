@@ -161,6 +161,11 @@ WITHOUT_FORMULA = {
     "NllLoss", "NllLoss2d", "Prod", "ProdDim", "Repeat", "Select", "SelectBackward", "Slice",
     "SliceBackward", "Split", "SplitWithSizes", "Squeeze", "SqueezeDim", "SqueezeDims",
     "Stack", "Std", "Unbind", "Var", "Zero", "_SqueezeInPlace",
+    # ops added in the same round as the overlay (parity): no formula yet
+    "AsStridedInplace", "ClampMaxTensor", "ClampMinTensor", "Diagonal", "DiagonalBackward",
+    "EqInplace0", "EqInplace1", "GeInplace0", "GeInplace1", "GtInplace0", "GtInplace1",
+    "LeInplace0", "LeInplace1", "LtInplace0", "LtInplace1", "Median", "MedianDim",
+    "NeInplace0", "NeInplace1", "StdMean", "VarMean",
 }
 
 
