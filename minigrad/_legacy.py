@@ -1,0 +1,105 @@
+"""PyTorch's legacy tensor types: ``FloatTensor([1, 2])``, ``LongTensor``, ``Tensor(2, 3)``.
+
+Old tutorials build tensors with these constructors and compare types with
+``isinstance(t, minigrad.FloatTensor)`` or ``t.type()``. Each legacy type is a class whose
+instances are never made: calling it returns a plain ``minigrad.Tensor`` of its dtype, and
+``isinstance`` checks the dtype, as in PyTorch.
+"""
+
+import numbers
+
+import numpy as np
+
+from minigrad import _device, _dtype
+
+__all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
+           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "legacy_array",
+           "dtype_of_type"]
+
+
+def _is_shape(args):
+    """``f(2, 3)`` or ``f(Size([2, 3]))`` name a shape; anything else is data."""
+    from minigrad.tensor import Size
+    if len(args) == 1 and isinstance(args[0], Size):
+        return True
+    return bool(args) and all(isinstance(a, numbers.Integral) and not isinstance(a, bool)
+                              for a in args)
+
+
+def legacy_array(args, dtype):
+    """The ndarray a legacy constructor builds from ``args``: no args give an empty tensor,
+    integers give that shape, anything else is data converted to ``dtype``.
+
+    NB: PyTorch leaves a tensor made from a shape uninitialised (whatever the memory held);
+    minigrad fills it with zeros.
+    """
+    from minigrad.factories import _size_arg, _to_array
+    if not args:
+        return np.zeros(0, dtype.numpy)
+    if _is_shape(args):
+        return np.zeros(_size_arg(args, None, "new"), dtype.numpy)
+    if len(args) > 1:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)}), but expected one of:")
+    data = args[0]
+    if isinstance(data, numbers.Number) and not isinstance(data, bool):
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
+    return _to_array(data, dtype)
+
+
+class _LegacyType(type):
+    """The metaclass of the legacy types: calling one builds a tensor of its dtype."""
+
+    def __call__(cls, *args, device=None):
+        from minigrad.tensor import Tensor
+        _device.check_device(device)
+        if len(args) == 1 and isinstance(args[0], Tensor):
+            if args[0].dtype is not cls.dtype:
+                raise TypeError(f"expected {cls.dtype.name} tensor (got "
+                                f"{args[0].dtype.name} tensor)")
+            return args[0]
+        return Tensor._make(legacy_array(args, cls.dtype))
+
+    def __instancecheck__(cls, obj):
+        from minigrad.tensor import Tensor
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype
+
+    def __repr__(cls):
+        return f"<class 'minigrad.{cls.__name__}'>"
+
+
+def _legacy_type(d):
+    cls = _LegacyType(d.tensor_type, (), {"dtype": d, "__module__": "minigrad",
+                                          "__doc__": f"Legacy constructor of {d.name} tensors."})
+    return cls
+
+
+FloatTensor = _legacy_type(_dtype.float32)
+DoubleTensor = _legacy_type(_dtype.float64)
+HalfTensor = _legacy_type(_dtype.float16)
+LongTensor = _legacy_type(_dtype.int64)
+IntTensor = _legacy_type(_dtype.int32)
+ShortTensor = _legacy_type(_dtype.int16)
+CharTensor = _legacy_type(_dtype.int8)
+ByteTensor = _legacy_type(_dtype.uint8)
+BoolTensor = _legacy_type(_dtype.bool)
+_BY_NAME = {cls.__name__: cls for cls in (FloatTensor, DoubleTensor, HalfTensor, LongTensor,
+                                           IntTensor, ShortTensor, CharTensor, ByteTensor,
+                                           BoolTensor)}
+
+
+def dtype_of_type(spec):
+    """The dtype that ``Tensor.type(spec)`` converts to: a dtype, a legacy class or its name
+    (``"torch.DoubleTensor"`` and ``"minigrad.DoubleTensor"`` both work)."""
+    if isinstance(spec, _LegacyType):
+        return spec.dtype
+    if isinstance(spec, str):
+        module, _, name = spec.rpartition(".")
+        if module in ("torch", "minigrad") and name in _BY_NAME:
+            return _BY_NAME[name].dtype
+        if module in ("torch.cuda", "minigrad.cuda"):
+            raise AssertionError(_device.NO_CUDA)
+        raise ValueError(f"invalid type: '{spec}'")
+    if isinstance(spec, _dtype.dtype):
+        return spec
+    raise ValueError(f"invalid type: '{type(spec).__name__}'")
