@@ -47,16 +47,33 @@ def legacy_array(args, dtype):
     return _to_array(data, dtype)
 
 
+def _options(dtype):
+    """PyTorch's printed ``TensorOptions`` of a CPU tensor of ``dtype`` (its error names them)."""
+    from minigrad.tensor import _CPP_TYPE_NAMES
+    return (f"TensorOptions(dtype={_CPP_TYPE_NAMES[dtype.name][0]}, device=cpu, "
+            "layout=Strided, requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
+
+
+def check_legacy_device(spec):
+    """Legacy constructors make CPU tensors only; they name any other device in their error."""
+    if spec is not None:
+        target = _device.as_device(spec)
+        if target.type != "cpu":
+            raise RuntimeError(f"legacy constructor expects device type: cpu but device type: "
+                               f"{target.type} was passed")
+
+
 class _LegacyType(type):
     """The metaclass of the legacy types: calling one builds a tensor of its dtype."""
 
     def __call__(cls, *args, device=None):
         from minigrad.tensor import Tensor
-        _device.check_device(device)
+        check_legacy_device(device)
         if len(args) == 1 and isinstance(args[0], Tensor):
             if args[0].dtype is not cls.dtype:
-                raise TypeError(f"expected {cls.dtype.name} tensor (got "
-                                f"{args[0].dtype.name} tensor)")
+                raise TypeError(f"expected {_options(cls.dtype)} (got "
+                                f"{_options(args[0].dtype)})")
             return args[0]
         return Tensor._make(legacy_array(args, cls.dtype))
 
@@ -102,4 +119,5 @@ def dtype_of_type(spec):
         raise ValueError(f"invalid type: '{spec}'")
     if isinstance(spec, _dtype.dtype):
         return spec
-    raise ValueError(f"invalid type: '{type(spec).__name__}'")
+    name = spec.__name__ if isinstance(spec, type) else type(spec).__name__
+    raise ValueError(f"invalid type: '{name}'")

@@ -121,8 +121,8 @@ class Tensor:
     def __init__(self, *args, device=None):
         """PyTorch's legacy constructor: ``Tensor([1, 2])`` (data as the default float dtype),
         ``Tensor(2, 3)`` (a shape), ``Tensor()`` (empty). Prefer ``minigrad.tensor``."""
-        from minigrad._legacy import legacy_array
-        _device.check_device(device)
+        from minigrad._legacy import check_legacy_device, legacy_array
+        check_legacy_device(device)
         if len(args) == 1 and isinstance(args[0], Tensor):  # an alias of that tensor
             self._init(args[0]._data, False, None, 0)
             self._version_counter = args[0]._version_counter
