@@ -304,6 +304,14 @@ class Tensor:
         from minigrad._formatting import tensor_repr
         return tensor_repr(self)
 
+    def __reduce_ex__(self, protocol):
+        from minigrad.serialization import tensor_reduce
+        return tensor_reduce(self)
+
+    def __deepcopy__(self, memo):
+        from minigrad.serialization import tensor_deepcopy
+        return tensor_deepcopy(self, memo)
+
     def __format__(self, spec):
         if self._data.ndim == 0:  # as PyTorch: f"{loss}" gives "0.25", like a Python number
             return format(self.item(), spec)
