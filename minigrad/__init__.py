@@ -71,6 +71,7 @@ from minigrad.factories import (
     randint_like,
     randn,
     randn_like,
+    randperm,
     seed,
     tensor,
     zeros,

@@ -24,7 +24,7 @@ from minigrad.tensor import Tensor
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye",
            "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "randint_like", "manual_seed",
-           "initial_seed", "seed", "get_rng", "Generator", "default_generator"]
+           "initial_seed", "seed", "get_rng", "randperm", "Generator", "default_generator"]
 
 ONLY_FLOAT_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
 COPY_CONSTRUCT_WARNING = (
@@ -542,6 +542,19 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
     dtype = _dtype_arg(dtype, "randint", _dtype.int64)
     values = _rng(generator).integers(int(low), int(high), size=shape)
     return _finish(values.astype(dtype.numpy), requires_grad)
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of ``0 .. n-1`` (int64).
+
+    NB: placeholder on NumPy's generator until PyTorch's streams land (helper ``random``).
+
+    Example:
+        >>> sorted(minigrad.randperm(4).tolist())
+        [0, 1, 2, 3]
+    """
+    dtype = _dtype_arg(dtype, "randperm", _dtype.int64)
+    return _finish(_rng(generator).permutation(int(n)).astype(dtype.numpy), requires_grad)
 
 
 # ---------------------------------------------------------------------------- *_like

@@ -912,6 +912,18 @@ class Tensor:
     def neg_(self):
         return ops.neg_(self)
 
+    def random_(self, *args, generator=None):
+        """Fill with random integers: ``random_()`` draws from [0, 2**63 - 1) for int64,
+        ``random_(to)`` from [0, to), ``random_(from, to)``.
+
+        NB: placeholder on NumPy's generator until PyTorch's streams land (helper ``random``).
+        """
+        from minigrad.factories import _rng
+        low, high = (0, 2**63 - 1) if not args else (0, args[0]) if len(args) == 1 else args
+        self._data[...] = _rng(generator).integers(low, high, size=self.shape)
+        self._bump_version()
+        return self
+
     def zero_(self):
         return ops.zero_(self)
 
