@@ -5,6 +5,7 @@ Results that are text (reprs, error messages) name the library: torch's ``torch.
 ``minigrad.`` before comparing.
 """
 
+import re
 import warnings
 
 from oracle import assert_matches, to_plain
@@ -12,10 +13,13 @@ from oracle import assert_matches, to_plain
 __all__ = ["run", "check", "as_minigrad"]
 
 
+_TORCH_NAME = re.compile(r"(?<![\w/])torch\.")  # not pytorch.org or pytorch/pytorch
+
+
 def as_minigrad(plain):
     """torch's plain answer with ``torch.`` named ``minigrad.`` in every text."""
     if isinstance(plain, str):
-        return plain.replace("torch.", "minigrad.")
+        return _TORCH_NAME.sub("minigrad.", plain)
     if isinstance(plain, dict):
         return {k: as_minigrad(v) for k, v in plain.items()}
     if isinstance(plain, list):
