@@ -3,7 +3,7 @@
 Mirrors ``torch.nn`` for what tutorials use; node names in the graph are PyTorch's.
 """
 
-from minigrad.nn import functional, init
+from minigrad.nn import functional, init, parallel
 from minigrad.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from minigrad.nn.batchnorm import BatchNorm1d
 from minigrad.nn.container import ModuleDict, ModuleList, Sequential
@@ -12,9 +12,11 @@ from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear
 from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from minigrad.nn.module import Module
+from minigrad.nn.parallel import DataParallel
 from minigrad.nn.parameter import Parameter
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "Dropout", "BatchNorm1d", "Embedding", "L1Loss", "MSELoss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init"]
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
+           "DataParallel", "parallel"]
