@@ -19,6 +19,7 @@ import minigrad
 from minigrad._pytree import flatten as _flatten
 from minigrad.autograd import api, forward_ad
 from minigrad.grad_mode import enable_grad
+from minigrad.nn.utils.stateless import functional_call
 from minigrad.tensor import Tensor
 
 __all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian", "vmap",
@@ -416,65 +417,3 @@ def _in_dims(in_dims, args, where):
                              f"Tensor of dimensionality {a.dim()} so expected in_dim to satisfy "
                              f"-{a.dim()} <= in_dim < {a.dim()}.")
     return [None if d is None else d % a.dim() for a, d in zip(args, dims)]
-
-
-# ---------------------------------------------------------------------------- modules
-def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
-                    tie_weights=True, strict=False):
-    """Call ``module`` with some of its parameters and buffers replaced by the given tensors
-    (by their ``state_dict`` names), leaving the module itself unchanged.
-
-    Example:
-        >>> from minigrad.func import functional_call
-        >>> net = nn.Linear(2, 1)
-        >>> params = {"weight": minigrad.ones(1, 2), "bias": minigrad.zeros(1)}
-        >>> functional_call(net, params, (minigrad.tensor([[1.0, 2.0]]),))
-        tensor([[3.]])
-    """
-    dicts = (parameter_and_buffer_dicts if isinstance(parameter_and_buffer_dicts, tuple)
-             else (parameter_and_buffer_dicts,))
-    replacements = {}
-    for d in dicts:
-        for key in d:
-            if key in replacements:
-                raise ValueError(f"{key} appeared in multiple dictionaries; behavior of "
-                                 "functional call is ambiguous")
-        replacements.update(d)
-    if strict:
-        _check_keys(module, replacements)
-    args = () if args is None else args if isinstance(args, tuple) else (args,)
-    saved = []
-    try:
-        for name, tensor in replacements.items():
-            owner, _, leaf = _owner(module, name)
-            for registry in (owner._parameters, owner._buffers) if owner else ():
-                if leaf in registry:
-                    saved.append((registry, leaf, registry[leaf]))
-                    registry[leaf] = tensor
-                    break
-        return module(*args, **(kwargs or {}))
-    finally:
-        for registry, leaf, original in reversed(saved):
-            registry[leaf] = original
-
-
-def _owner(module, name):
-    path, _, leaf = name.rpartition(".")
-    owner = module
-    for part in path.split(".") if path else ():
-        owner = owner._modules.get(part) if owner is not None else None
-    return owner, path, leaf
-
-
-def _check_keys(module, replacements):
-    names = [n for n, _ in module.named_parameters()] + [n for n, _ in module.named_buffers()]
-    missing = [n for n in names if n not in replacements]
-    unexpected = [n for n in replacements if n not in names]
-    problems = []
-    if unexpected:
-        problems.append("Unexpected key(s): " + ", ".join(f"'{k}'" for k in unexpected) + ".")
-    if missing:
-        problems.append("Missing key(s): " + ", ".join(f"'{k}'" for k in missing) + ".")
-    if problems:
-        raise RuntimeError(f"Error(s) in reparametrizing for {type(module).__name__}:\n\t"
-                           + "\n\t".join(problems))
