@@ -331,7 +331,7 @@ class Tensor:
                 dtype = a.dtype
             elif isinstance(a, (str, _device.device)):
                 device = a
-            elif isinstance(a, (_dtype.dtype, type)):
+            elif isinstance(a, (_dtype.dtype, type, np.dtype)):
                 dtype = a
             elif isinstance(a, int) and not isinstance(a, bool):
                 device = a
