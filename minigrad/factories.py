@@ -611,9 +611,11 @@ def _check_devices():
     CUDA raises PyTorch's "not compiled" error (see ``minigrad._device``)."""
     from minigrad._device import checks_device
     for name in ("tensor", "as_tensor", "zeros", "ones", "full", "empty", "eye", "arange",
-                 "linspace", "rand", "randn", "randint", "zeros_like", "ones_like", "full_like",
-                 "empty_like", "rand_like", "randn_like", "randint_like"):
-        globals()[name] = checks_device(globals()[name])
+                 "linspace", "rand", "randn", "randint", "randperm", "normal", "zeros_like",
+                 "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
+                 "randint_like"):
+        if name in globals():
+            globals()[name] = checks_device(globals()[name])
 
 
 _check_devices()
