@@ -143,7 +143,8 @@ def checks_device(factory):
     """Wrap a factory so that its ``device=`` argument (or the default device) is checked."""
     @functools.wraps(factory)
     def wrapper(*args, **kwargs):
-        check_device(kwargs.get("device"), factory.__name__)
+        if kwargs or _default is not None:  # the common call, f(2, 3), checks nothing
+            check_device(kwargs.get("device"), factory.__name__)
         return factory(*args, **kwargs)
     return wrapper
 
