@@ -43,6 +43,7 @@ from minigrad._legacy import (
     IntTensor,
     LongTensor,
     ShortTensor,
+    set_default_tensor_type,
 )
 from minigrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
@@ -107,6 +108,9 @@ def __getattr__(name):
     if name in ("save", "load"):
         from minigrad import serialization
         return getattr(serialization, name)
+    if name == "vmap":
+        from minigrad.func import vmap
+        return vmap
     import importlib
     if name in ("nn", "optim", "utils", "func", "profiler"):
         module = importlib.import_module(f"minigrad.{name}")

@@ -87,6 +87,18 @@ class device:
     def __reduce__(self):
         return (device, (str(self),))
 
+    def __enter__(self):
+        """``with device("cpu"):`` makes it the default device inside the block."""
+        global _default
+        _entered.append(_default)
+        _default = self
+        return self
+
+    def __exit__(self, *exc):
+        global _default
+        _default = _entered.pop()
+        return False
+
 
 def _type_name(value):
     return type(value).__name__
@@ -109,6 +121,7 @@ def _parse(text):
 _DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9][0-9]*|0))?\Z")
 CPU = device("cpu")
 _default = None  # set_default_device's choice (None: the CPU)
+_entered = []  # the defaults that ``with device(...):`` blocks replaced
 
 
 def as_device(spec, func=None):

@@ -14,7 +14,7 @@ from minigrad import _device, _dtype
 
 __all__ = ["FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
            "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "legacy_array",
-           "dtype_of_type"]
+           "dtype_of_type", "set_default_tensor_type"]
 
 
 def _is_shape(args):
@@ -121,3 +121,13 @@ def dtype_of_type(spec):
         return spec
     name = spec.__name__ if isinstance(spec, type) else type(spec).__name__
     raise ValueError(f"invalid type: '{name}'")
+
+
+def set_default_tensor_type(t):
+    """The legacy ``set_default_dtype``: ``set_default_tensor_type(minigrad.DoubleTensor)`` or
+    ``"torch.DoubleTensor"`` (deprecated in PyTorch, which warns; so does minigrad)."""
+    import warnings
+    warnings.warn("minigrad.set_default_tensor_type() is deprecated as of PyTorch 2.1, please "
+                  "use minigrad.set_default_dtype() and minigrad.set_default_device() as "
+                  "alternatives.", UserWarning, stacklevel=2)
+    _dtype.set_default_dtype(dtype_of_type(t))

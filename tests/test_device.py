@@ -118,7 +118,16 @@ DEFAULT_CASES = {
                                                  lambda m: repr(m.get_default_device())),
     "cuda-fails-at-factory": lambda m: _with_default(m, "cuda", lambda m: m.zeros(2)),
     "unknown": lambda m: _with_default(m, "foo", lambda m: m.zeros(2)),
+    "with-cpu-block": lambda m: _in_block(m, "cpu", lambda m: [m.zeros(1), repr(
+        m.get_default_device())]),
+    "with-cuda-block": lambda m: _in_block(m, "cuda", lambda m: m.zeros(1)),
+    "after-cuda-block": lambda m: [_in_block(m, "cuda", lambda m: None), m.zeros(1)],
 }
+
+
+def _in_block(m, spec, make):
+    with m.device(spec):
+        return make(m)
 
 
 @pytest.mark.parametrize("name", list(DEFAULT_CASES))

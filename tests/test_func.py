@@ -94,6 +94,7 @@ CASES = {
         m.arange(6.0).reshape(2, 3)),
     "vmap-of-jacrev": lambda m: F(m).vmap(F(m).jacrev(lambda x: x.sin()))(
         m.arange(4.0).reshape(2, 2)),
+    "vmap-top-level": lambda m: m.vmap is m.func.vmap,
     "vmap-size-mismatch": lambda m: F(m).vmap(lambda x, y: x + y)(m.ones(2, 3), m.ones(3, 3)),
     "vmap-number": lambda m: F(m).vmap(lambda x: x)(3.0),
     "vmap-in-dims-none-all": lambda m: F(m).vmap(lambda x: x, in_dims=None)(m.ones(2)),

@@ -81,6 +81,31 @@ def test_matches_torch(oracle, name):
     check(oracle, CASES[name])
 
 
+def _default_type(m, t):
+    m.set_default_tensor_type(t)
+    try:
+        return [m.tensor([1.0]), m.get_default_dtype(), m.Tensor([2])]
+    finally:
+        m.set_default_dtype(m.float32)
+
+
+DEFAULT_TYPE_CASES = {
+    "double": lambda m: _default_type(m, m.DoubleTensor),
+    "name": lambda m: _default_type(m, "torch.DoubleTensor"),
+    "integer-refused": lambda m: _default_type(m, m.LongTensor),
+}
+
+
+@pytest.mark.parametrize("name", list(DEFAULT_TYPE_CASES))
+def test_set_default_tensor_type_matches_torch(oracle, name):
+    check(oracle, DEFAULT_TYPE_CASES[name])
+
+
+def test_set_default_tensor_type_warns():
+    with pytest.warns(UserWarning, match="set_default_tensor_type\\(\\) is deprecated"):
+        minigrad.set_default_tensor_type(minigrad.FloatTensor)
+
+
 def test_variable_shares_data():
     x = minigrad.tensor([1.0, 2.0])
     v = Variable(x, requires_grad=True)
