@@ -81,6 +81,12 @@ CASES = {
     "module-cpu": lambda m: (lambda net: net.cpu() is net)(m.nn.Linear(2, 2)),
     "module-to-cuda": lambda m: m.nn.Linear(2, 2).to("cuda"),
     "module-cuda": lambda m: m.nn.Linear(2, 2).cuda(),
+    "layer-device-cpu": lambda m: [m.nn.Linear(2, 3, device="cpu").weight.shape,
+                                   m.nn.BatchNorm1d(2, device="cpu").running_mean,
+                                   m.nn.Embedding(3, 2, device=m.device("cpu")).weight.shape],
+    "linear-cuda": lambda m: m.nn.Linear(2, 3, device="cuda"),
+    "batchnorm-cuda": lambda m: m.nn.BatchNorm1d(2, device="cuda"),
+    "embedding-cuda": lambda m: m.nn.Embedding(3, 2, device="cuda:0"),
     # CPU-only answers
     "cuda-is-available": lambda m: m.cuda.is_available(),
     "cuda-device-count": lambda m: m.cuda.device_count(),
