@@ -51,7 +51,7 @@ CASES = {
     "leaf-requires-grad": lambda m: round_trip(m, m.ones(2, requires_grad=True)),
     "non-leaf": lambda m: round_trip(m, m.ones(2, requires_grad=True) * 2),
     "view": lambda m: round_trip(m, m.arange(6.0).reshape(2, 3).t()),
-    "grad-not-saved": lambda m: round_trip(m, grad_leaf(m)).grad,
+    "grad-not-saved": lambda m: [round_trip(m, grad_leaf(m)).grad],
     "parameter": lambda m: repr(round_trip(m, m.nn.Parameter(m.ones(2)))),
     "state-dict": lambda m: round_trip(m, linear(m).state_dict()),
     "state-dict-type": lambda m: type(round_trip(m, linear(m).state_dict())).__name__,
@@ -74,7 +74,7 @@ CASES = {
     "pickle-non-leaf": lambda m: pickle.loads(pickle.dumps(
         m.tensor([1.0, 2.0], requires_grad=True) * 2)),
     "pickle-int": lambda m: pickle.loads(pickle.dumps(m.tensor([1, 2], dtype=m.int32))),
-    "pickle-drops-grad": lambda m: pickle.loads(pickle.dumps(grad_leaf(m))).grad,
+    "pickle-drops-grad": lambda m: [pickle.loads(pickle.dumps(grad_leaf(m))).grad],
     "copy-non-leaf": lambda m: copy.copy(m.tensor([1.0, 2.0], requires_grad=True) * 2),
     "deepcopy-leaf": lambda m: copy.deepcopy(m.tensor([1.0, 2.0], requires_grad=True)),
     "deepcopy-keeps-grad": lambda m: copy.deepcopy(grad_leaf(m)).grad,
@@ -82,7 +82,7 @@ CASES = {
     "deepcopy-int": lambda m: copy.deepcopy(m.tensor([1, 2])),
     "deepcopy-shared": lambda m: (lambda z: (lambda d: d[0] is d[1])(copy.deepcopy([z, z])))(
         m.ones(2)),
-    "deepcopy-parameter-drops-grad": lambda m: copy.deepcopy(grad_param(m)).grad,
+    "deepcopy-parameter-drops-grad": lambda m: [copy.deepcopy(grad_param(m)).grad],
     "deepcopy-module": lambda m: copy.deepcopy(linear(m)).weight,
     "pickle-module": lambda m: pickle.loads(pickle.dumps(linear(m))).bias,
 }
