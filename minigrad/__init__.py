@@ -7,7 +7,7 @@ reported to observers, which ``minigrad.graph`` turns into snapshots and recordi
 import math as _math
 import sys as _sys
 
-from minigrad import accelerator, autograd, backends, cuda, ops
+from minigrad import accelerator, autograd, backends, cuda, ops, random
 from minigrad._device import device, get_default_device, set_default_device
 from minigrad._dtype import (
     bool,
@@ -51,19 +51,16 @@ from minigrad.autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from minigrad.factories import (
-    Generator,
     arange,
     as_tensor,
-    default_generator,
     empty,
     empty_like,
     eye,
     from_numpy,
     full,
     full_like,
-    initial_seed,
     linspace,
-    manual_seed,
+    normal,
     ones,
     ones_like,
     rand,
@@ -73,7 +70,6 @@ from minigrad.factories import (
     randn,
     randn_like,
     randperm,
-    seed,
     tensor,
     zeros,
     zeros_like,
@@ -87,6 +83,15 @@ from minigrad.grad_mode import (
     set_grad_enabled,
 )
 from minigrad.ops import *  # noqa: F403 - the function forms: minigrad.exp, minigrad.cat, ...
+from minigrad.random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from minigrad.tensor import Size, Tensor
 
 __version__ = "0.1.0"

@@ -912,18 +912,6 @@ class Tensor:
     def neg_(self):
         return ops.neg_(self)
 
-    def random_(self, *args, generator=None):
-        """Fill with random integers: ``random_()`` draws from [0, 2**63 - 1) for int64,
-        ``random_(to)`` from [0, to), ``random_(from, to)``.
-
-        NB: placeholder on NumPy's generator until PyTorch's streams land (helper ``random``).
-        """
-        from minigrad.factories import _rng
-        low, high = (0, 2**63 - 1) if not args else (0, args[0]) if len(args) == 1 else args
-        self._data[...] = _rng(generator).integers(low, high, size=self.shape)
-        self._bump_version()
-        return self
-
     def zero_(self):
         return ops.zero_(self)
 
@@ -986,6 +974,45 @@ class Tensor:
 
     def trunc_(self):
         return ops.trunc_(self)
+
+    # ---------------------------------------------------------------- random, in place
+    def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+        """Fill with U(from, to) samples (PyTorch's values for the same seed)."""
+        return ops.sampling.uniform_(self, from_, to, generator)
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """Fill with N(mean, std²) samples (PyTorch's values for the same seed)."""
+        return ops.sampling.normal_(self, mean, std, generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 1 (probability ``p``, a number or tensor) or 0."""
+        return ops.sampling.bernoulli_(self, p, generator)
+
+    def random_(self, from_=None, to=None, *, generator=None):
+        """Fill with integers: ``random_()``, ``random_(to)`` or ``random_(from, to)``."""
+        return ops.sampling.random_(self, from_, to, generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """Fill with Exp(λ) samples."""
+        return ops.sampling.exponential_(self, lambd, generator)
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        """Fill with Cauchy(median, σ) samples."""
+        return ops.sampling.cauchy_(self, median, sigma, generator)
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        """Fill with exp N(mean, std²) samples."""
+        return ops.sampling.log_normal_(self, mean, std, generator)
+
+    def geometric_(self, p, *, generator=None):
+        """Fill with the number of Bernoulli(p) trials up to the first success."""
+        return ops.sampling.geometric_(self, p, generator)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return ops.sampling.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return ops.sampling.multinomial(self, num_samples, replacement, generator=generator)
 
     def __iadd__(self, other):
         return ops.add_(self, other)

@@ -87,6 +87,8 @@ CASES = {
     "linear-cuda": lambda m: m.nn.Linear(2, 3, device="cuda"),
     "batchnorm-cuda": lambda m: m.nn.BatchNorm1d(2, device="cuda"),
     "embedding-cuda": lambda m: m.nn.Embedding(3, 2, device="cuda:0"),
+    "conv-cpu": lambda m: m.nn.Conv2d(1, 2, 3, device="cpu").weight.shape,
+    "conv-cuda": lambda m: m.nn.Conv2d(1, 2, 3, device="cuda"),
     # CPU-only answers
     "cuda-is-available": lambda m: m.cuda.is_available(),
     "cuda-device-count": lambda m: m.cuda.device_count(),

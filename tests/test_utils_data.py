@@ -5,7 +5,6 @@ import collections
 
 import numpy as np
 import pytest
-from oracle import plain_equal, to_plain
 from parity_check import check
 
 import minigrad
@@ -137,24 +136,8 @@ RANDOM_CASES = {
 }
 
 
-@pytest.fixture
-def torch_streams(oracle):
-    """xfail while minigrad's generator does not reproduce torch's streams yet."""
-    expected = oracle(lambda torch: [torch.manual_seed(0) and None, torch.rand(3),
-                                     torch.randperm(5, generator=torch.Generator().manual_seed(1)),
-                                     torch.empty((), dtype=torch.int64).random_(
-                                         generator=torch.Generator().manual_seed(2))],
-                      key="streams")
-    got = [minigrad.manual_seed(0) and None, minigrad.rand(3),
-           minigrad.randperm(5, generator=minigrad.Generator().manual_seed(1)),
-           minigrad.empty((), dtype=minigrad.int64).random_(
-               generator=minigrad.Generator().manual_seed(2))]
-    if not plain_equal(to_plain(got), expected):
-        pytest.xfail("minigrad's random streams are not PyTorch's yet (helper `random`)")
-
-
 @pytest.mark.parametrize("name", list(RANDOM_CASES))
-def test_random_order_matches_torch(oracle, torch_streams, name):
+def test_random_order_matches_torch(oracle, name):
     check(oracle, RANDOM_CASES[name])
 
 
