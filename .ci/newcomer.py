@@ -56,8 +56,9 @@ def check_server(kind, path, clone, env):
                               env={**env, "JUPYTER_TOKEN": token},
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     page = "lab/tree" if kind == "lab" else "notebooks"
-    urls = [f"http://127.0.0.1:{port}/{page}/{path}?token={token}",
-            f"http://127.0.0.1:{port}/api/contents/{path}?token={token}"]
+    name = pathlib.Path(path).name  # given a file, the server's root is the file's folder
+    urls = [f"http://127.0.0.1:{port}/{page}/{name}?token={token}",
+            f"http://127.0.0.1:{port}/api/contents/{name}?token={token}"]
     try:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
@@ -88,6 +89,7 @@ def main():
         print("README.md has no bash commands", file=sys.stderr)
         return 1
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env.update(PIP_QUIET="1", PIP_PROGRESS_BAR="off")  # the install's own log is not the news
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
                                   if ".venv" not in p)
     with tempfile.TemporaryDirectory(prefix="newcomer-") as tmp:

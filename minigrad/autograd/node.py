@@ -200,6 +200,7 @@ class Node:
     _output_refs = ()          # weak references to the forward outputs (for snapshots)
     _uid = None                # the id of this node in snapshots and recordings
     _module_path = None        # the nn.Module whose forward created it (nn/_tracking.py)
+    _module_calls = ()         # (module, start, end) of the calls it is an output of
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr

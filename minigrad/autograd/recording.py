@@ -200,7 +200,13 @@ class Recording:
                 "truncated": self.truncated, "limits": dict(self.limits)}
 
     def to_json(self, indent=None):
-        return json.dumps(self.to_dict(), indent=indent)
+        # The same text as json.dumps(self.to_dict()), written straight from the recording's
+        # own read-only data (JSON writes tuples as lists): no copy first.
+        self._ready()
+        return json.dumps({"format": FORMAT, "snapshot": self.snapshot._plain,
+                           "events": self._events, "values": self._plain_values(),
+                           "truncated": self.truncated, "limits": dict(self.limits)},
+                          indent=indent, check_circular=False)
 
     @classmethod
     def from_dict(cls, data):

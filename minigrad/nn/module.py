@@ -21,7 +21,7 @@ import numpy as np
 from minigrad import _device, _dtype
 from minigrad.autograd.node import _add_hook
 from minigrad.grad_mode import no_grad
-from minigrad.nn._tracking import emit_module_call, tag_outputs
+from minigrad.nn._tracking import call_started, emit_module_call, tag_outputs
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
@@ -97,12 +97,13 @@ class Module:
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
         emit_module_call(self, "enter", args)
+        start = call_started()
         outputs = self.forward(*args, **kwargs)
         for hook in tuple(self._forward_hooks.values()):
             result = hook(self, args, outputs)
             if result is not None:
                 outputs = result
-        tag_outputs(outputs, self._path)
+        tag_outputs(outputs, self._path, (self, start, call_started()))
         emit_module_call(self, "exit", args, outputs)
         return outputs
 
