@@ -4,9 +4,11 @@
 reported to observers, which ``minigrad.graph`` turns into snapshots and recordings.
 """
 
+import math as _math
 import sys as _sys
 
-from minigrad import autograd, ops, random
+from minigrad import accelerator, autograd, backends, cuda, ops, random
+from minigrad._device import device, get_default_device, set_default_device
 from minigrad._dtype import (
     bool,
     double,
@@ -31,6 +33,18 @@ from minigrad._dtype import (
     uint64,
 )
 from minigrad._formatting import get_printoptions, set_printoptions
+from minigrad._legacy import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    set_default_tensor_type,
+)
 from minigrad.autograd.anomaly_mode import (
     is_anomaly_check_nan_enabled,
     is_anomaly_enabled,
@@ -82,6 +96,9 @@ from minigrad.tensor import Size, Tensor
 
 __version__ = "0.1.0"
 
+pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
+newaxis = None
+
 
 from minigrad.autograd import graph  # noqa: E402 - minigrad.graph is the same module
 
@@ -93,8 +110,14 @@ def is_tensor(obj):
 
 
 def __getattr__(name):
+    if name in ("save", "load"):
+        from minigrad import serialization
+        return getattr(serialization, name)
+    if name == "vmap":
+        from minigrad.func import vmap
+        return vmap
     import importlib
-    if name in ("nn", "optim"):
+    if name in ("nn", "optim", "utils", "func", "profiler"):
         module = importlib.import_module(f"minigrad.{name}")
         globals()[name] = module
         return module

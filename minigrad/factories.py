@@ -602,3 +602,19 @@ def randint_like(input, low=0, high=None, dtype=None, device=None,  # noqa: A002
         low, high = 0, low
     return randint(low, high, _like_input(input, "randint_like"), dtype=dtype or input.dtype,
                    requires_grad=requires_grad, generator=generator)
+
+
+# ---------------------------------------------------------------------------- device= arguments
+def _check_devices():
+    """Every factory checks its ``device=`` argument (or the default device): the CPU works,
+    CUDA raises PyTorch's "not compiled" error (see ``minigrad._device``)."""
+    from minigrad._device import checks_device
+    for name in ("tensor", "as_tensor", "zeros", "ones", "full", "empty", "eye", "arange",
+                 "linspace", "rand", "randn", "randint", "randperm", "normal", "zeros_like",
+                 "ones_like", "full_like", "empty_like", "rand_like", "randn_like",
+                 "randint_like"):
+        if name in globals():
+            globals()[name] = checks_device(globals()[name])
+
+
+_check_devices()

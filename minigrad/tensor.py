@@ -9,7 +9,7 @@ import weakref
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _device, _dtype
 from minigrad.autograd import api
 from minigrad.autograd.node import AccumulateGrad, _add_hook
 
@@ -94,15 +94,6 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
-def _check_device(device):
-    """Accept the CPU (PyTorch's device strings for it); minigrad simulates no other device."""
-    kind = device.split(":")[0]
-    if kind == "cuda":
-        raise AssertionError("minigrad has no CUDA support: it runs on the CPU only")
-    if kind != "cpu":
-        raise RuntimeError(f"Invalid device string: '{device}'")
-
-
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
@@ -127,11 +118,16 @@ class Tensor:
 
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
 
-    def __init__(self, data=(), dtype=None, requires_grad=False):
-        from minigrad.factories import _to_array
-        self._init(_to_array(data, dtype or _dtype.float32), False, None, 0)
-        if requires_grad:
-            self.requires_grad = True
+    def __init__(self, *args, device=None):
+        """PyTorch's legacy constructor: ``Tensor([1, 2])`` (data as the default float dtype),
+        ``Tensor(2, 3)`` (a shape), ``Tensor()`` (empty). Prefer ``minigrad.tensor``."""
+        from minigrad._legacy import check_legacy_device, legacy_array
+        check_legacy_device(device)
+        if len(args) == 1 and isinstance(args[0], Tensor):  # an alias of that tensor
+            self._init(args[0]._data, False, None, 0)
+            self._version_counter = args[0]._version_counter
+            return
+        self._init(legacy_array(args, _dtype.get_default_dtype()), False, None, 0)
 
     def _init(self, data, requires_grad, grad_fn, output_nr):
         self._data = data
@@ -231,19 +227,25 @@ class Tensor:
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[self._dim_index(dim)]
 
-    def type(self, dtype=None):
-        """``"minigrad.FloatTensor"`` (PyTorch's legacy type name), or a copy as ``dtype``."""
+    def type(self, dtype=None, non_blocking=False):
+        """``"minigrad.FloatTensor"`` (PyTorch's legacy type name), or a copy as ``dtype``
+        (a dtype, a legacy class such as ``minigrad.DoubleTensor`` or its name)."""
         if dtype is None:
             return f"minigrad.{self.dtype.tensor_type}"
-        return self.to(dtype)
+        from minigrad._legacy import dtype_of_type
+        return self.to(dtype_of_type(dtype))
 
     @property
     def device(self):
-        return "cpu"
+        return _device.CPU
 
     @property
     def is_cuda(self):
         return False
+
+    def cuda(self, device=None, non_blocking=False):
+        """Raises, as PyTorch does on a CPU-only build: minigrad has no CUDA."""
+        raise AssertionError(_device.NO_CUDA)
 
     def item(self):
         """The value of a one-element tensor as a Python number."""
@@ -310,6 +312,14 @@ class Tensor:
         from minigrad._formatting import tensor_repr
         return tensor_repr(self)
 
+    def __reduce_ex__(self, protocol):
+        from minigrad.serialization import tensor_reduce
+        return tensor_reduce(self)
+
+    def __deepcopy__(self, memo):
+        from minigrad.serialization import tensor_deepcopy
+        return tensor_deepcopy(self, memo)
+
     def __format__(self, spec):
         if self._data.ndim == 0:  # as PyTorch: f"{loss}" gives "0.25", like a Python number
             return format(self.item(), spec)
@@ -317,19 +327,28 @@ class Tensor:
 
     # ---------------------------------------------------------------- dtype conversion
     def to(self, *args, dtype=None, device=None, copy=False, non_blocking=False):
-        """This tensor as ``dtype`` (``to(minigrad.float64)``, ``to(other)``, ``to("cpu")``).
+        """This tensor as ``dtype`` (``to(minigrad.float64)``, ``to(other)``, ``to("cpu")``,
+        ``to("cpu", minigrad.float64)``).
 
         Returns ``self`` when nothing changes. A floating result is recorded (``ToCopyBackward0``);
         a cast to an integer or bool type is not differentiable and gives a plain tensor.
-        NB: minigrad runs on the CPU only; other devices raise.
+        NB: minigrad runs on the CPU only; other devices raise PyTorch's errors.
         """
-        for a in (*args, device):
+        for a in args:
             if isinstance(a, Tensor):
                 dtype = a.dtype
-            elif isinstance(a, str):
-                _check_device(a)
-            elif a is not None:
+            elif isinstance(a, (str, _device.device)):
+                device = a
+            elif isinstance(a, (_dtype.dtype, type, np.dtype)):
                 dtype = a
+            elif isinstance(a, int) and not isinstance(a, bool):
+                device = a
+            elif not isinstance(a, bool):  # non_blocking and copy may come positionally
+                names = ", ".join(type(x).__name__ for x in args)
+                raise TypeError(f"to() received an invalid combination of arguments - got "
+                                f"({names}), but expected one of:")
+        if device is not None:
+            _device.check_device(device)
         # NB: NumPy dtypes are accepted too (minigrad's own code passes them)
         target = self.dtype if dtype is None else _dtype.to_dtype(dtype)
         if target is self.dtype:

@@ -113,7 +113,7 @@ class Oracle:
         except Exception as exc:  # the error *is* the answer
             answer = to_plain(exc)
         answer = json.loads(json.dumps(answer))  # exactly what a reload would give
-        if store is not None and not plain_equal(store.get(key), answer):
+        if store is not None and (key not in store or not plain_equal(store[key], answer)):
             store[key] = answer
             self.changed.add(module)
         return answer

@@ -5,17 +5,18 @@ from minigrad.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx
 from minigrad.autograd.gradcheck import gradcheck, gradgradcheck  # the functions, as in torch
+from minigrad.autograd.variable import Variable
 from minigrad.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
            "set_detect_anomaly", "anomaly_mode", "observe", "graph", "gradcheck", "gradgradcheck",
            "functional", "forward_ad", "no_grad", "enable_grad", "set_grad_enabled",
-           "inference_mode"]
+           "inference_mode", "Variable", "profiler"]
 
 
 def __getattr__(name):
     # Submodules that import the rest of minigrad are loaded on first use.
     import importlib
-    if name in ("graph", "functional", "forward_ad"):
+    if name in ("graph", "functional", "forward_ad", "profiler"):
         return importlib.import_module(f"minigrad.autograd.{name}")
     raise AttributeError(f"module 'minigrad.autograd' has no attribute '{name}'")

@@ -3,7 +3,7 @@
 Mirrors ``torch.nn`` for what tutorials use; node names in the graph are PyTorch's.
 """
 
-from minigrad.nn import functional, init
+from minigrad.nn import functional, init, parallel
 from minigrad.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from minigrad.nn.batchnorm import BatchNorm1d
 from minigrad.nn.container import ModuleDict, ModuleList, Sequential
@@ -20,6 +20,7 @@ from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear
 from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from minigrad.nn.module import Module
+from minigrad.nn.parallel import DataParallel
 from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 
@@ -29,4 +30,4 @@ __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Lin
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
            "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
            "MaxPool1d", "MaxPool2d",
-           "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]
+           "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "DataParallel", "parallel"]

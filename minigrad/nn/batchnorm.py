@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _device, _dtype
 from minigrad.nn import functional as F
 from minigrad.nn.module import Module
 from minigrad.nn.parameter import Parameter
@@ -33,6 +33,7 @@ class BatchNorm1d(Module):
     def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True,
                  track_running_stats=True, device=None, dtype=None):
         super().__init__()
+        _device.check_device(device)  # the CPU only: CUDA raises PyTorch's error
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
         np_dtype = _dtype.to_dtype(dtype).numpy if dtype is not None else np.float32

@@ -6,6 +6,7 @@ Each holds a weight and an optional bias, initialised as PyTorch does, and calls
 
 import math
 
+from minigrad import _device
 from minigrad.nn import functional as F
 from minigrad.nn import init
 from minigrad.nn._conv_functional import ntuple
@@ -27,6 +28,7 @@ class _ConvNd(Module):
                  dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
                  dtype=None, output_padding=0):
         super().__init__()
+        _device.check_device(device)  # the CPU only: CUDA raises PyTorch's error
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
         if in_channels % groups != 0:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _device, _dtype
 from minigrad.grad_mode import no_grad
 from minigrad.nn import functional as F
 from minigrad.nn import init
@@ -27,6 +27,7 @@ class Embedding(Module):
                  norm_type=2.0, scale_grad_by_freq=False, sparse=False, _weight=None,
                  _freeze=False, device=None, dtype=None):
         super().__init__()
+        _device.check_device(device)  # the CPU only: CUDA raises PyTorch's error
         if max_norm is not None or scale_grad_by_freq or sparse:
             raise NotImplementedError(
                 "minigrad's Embedding supports neither max_norm, scale_grad_by_freq nor sparse")

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _device, _dtype
 from minigrad.nn import functional as F
 from minigrad.nn import init
 from minigrad.nn.module import Module
@@ -34,6 +34,7 @@ class Linear(Module):
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
+        _device.check_device(device)  # the CPU only: CUDA raises PyTorch's error
         self.in_features, self.out_features = in_features, out_features
         self.weight = Parameter(_empty(out_features, in_features, dtype=dtype))
         self.bias = Parameter(_empty(out_features, dtype=dtype)) if bias else None

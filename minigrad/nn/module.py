@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _device, _dtype
 from minigrad.autograd.node import _add_hook
 from minigrad.grad_mode import no_grad
 from minigrad.nn._tracking import call_started, emit_module_call, tag_outputs
@@ -430,11 +430,21 @@ class Module:
                             child_prefix, missing, unexpected, errors)
 
     # ------------------------------------------------------------------ dtype
-    def to(self, *args, dtype=None, **kwargs):
-        """Convert floating-point parameters and buffers to ``dtype`` in place (no devices)."""
+    def to(self, *args, dtype=None, device=None, **kwargs):
+        """Convert floating-point parameters and buffers to ``dtype`` in place.
+
+        ``to(device)``, ``to(dtype)``, ``to(device, dtype)`` and ``to(tensor)`` as in PyTorch;
+        the only device is the CPU (CUDA raises PyTorch's "not compiled" error).
+        """
         for a in args:
-            if isinstance(a, (_dtype.dtype, type)) or (isinstance(a, str) and a != "cpu"):
+            if isinstance(a, Tensor):
+                dtype = a.dtype
+            elif isinstance(a, (_dtype.dtype, type)):
                 dtype = a
+            else:
+                device = a
+        if device is not None:
+            _device.check_device(device)
         if dtype is None:
             return self
         np_dtype = _dtype.to_dtype(dtype).numpy
@@ -453,6 +463,10 @@ class Module:
 
     def cpu(self):
         return self
+
+    def cuda(self, device=None):
+        """Raises, as PyTorch does on a CPU-only build: minigrad has no CUDA."""
+        raise AssertionError(_device.NO_CUDA)
 
     # ------------------------------------------------------------------ printing
     def extra_repr(self):

@@ -44,8 +44,8 @@ class Parameter(Tensor):
         return "Parameter containing:\n" + super().__repr__()
 
     def __reduce_ex__(self, protocol):
-        return (_rebuild, (self._data.copy(), self._requires_grad,
-                          self.__dict__.get("_display_name")))
+        from minigrad.serialization import tensor_reduce
+        return tensor_reduce(self)
 
     def __deepcopy__(self, memo):
         # NB: like PyTorch, a deep copy keeps the values and the flag, not ``.grad``.

@@ -4,8 +4,9 @@ Updates follow PyTorch's formulas step for step, so a model trained with minigra
 trained with PyTorch from the same weights and data stay equal (to float rounding).
 """
 
+from minigrad.optim import lr_scheduler
 from minigrad.optim.adam import Adam, AdamW
 from minigrad.optim.optimizer import Optimizer
 from minigrad.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "lr_scheduler"]
