@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from minigrad import _dtype
+from minigrad import grad_mode as _grad_mode
 from minigrad.autograd import api
 from minigrad.autograd.node import AccumulateGrad, _add_hook
 
@@ -250,7 +251,7 @@ class Tensor:
 
     def numpy(self, *, force=False):
         """The values as an ndarray that shares memory with this tensor."""
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and _grad_mode.state.grad_enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         return self._data

@@ -24,6 +24,8 @@ import collections
 import contextlib
 import weakref
 
+import numpy as np
+
 from minigrad.autograd import observe
 from minigrad.grad_mode import state
 
@@ -246,7 +248,7 @@ def propagate(fn_cls, ctx, args, outputs):
         if fn_cls._forward_on_arrays:
             out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
         else:
-            out_tangents = _jvp_of_custom_function(fn_cls, ctx, tangents)
+            out_tangents = _jvp_of_custom_function(fn_cls, ctx, args, tangents)
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
             set_tangent(out, tangent)
@@ -266,11 +268,18 @@ def restore_saved_output_tangent(node, output_nr, tensor):
         set_tangent(tensor, tangents[output_nr])
 
 
-def _jvp_of_custom_function(fn_cls, ctx, tangents):
-    if getattr(fn_cls, "jvp", None) is None:
-        raise NotImplementedError("You must implement the jvp function for custom "
-                                  "autograd.Function to use it with forward mode AD.")
-    result = fn_cls.jvp(ctx, *tangents)
+def _jvp_of_custom_function(fn_cls, ctx, args, tangents):
+    """The user's ``jvp``: as PyTorch, a tensor input without a tangent gets zeros, and
+    ``ctx.saved_tensors`` are those given to ``ctx.save_for_forward``."""
+    from minigrad.tensor import Tensor
+    tangents = [Tensor._make(np.zeros(a._data.shape, a._data.dtype))
+                if t is None and isinstance(a, Tensor) and a._data.dtype.kind == "f" else t
+                for a, t in zip(args, tangents)]
+    ctx._in_jvp = True
+    try:
+        result = fn_cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
     return result if isinstance(result, tuple) else (result,)
 
 

@@ -15,16 +15,18 @@ a node of class ``<node_name>`` (``<ClassName>Backward`` for a user's Function) 
 The node *is* the ``ctx`` that ``forward`` saw: what ``forward`` saves, ``backward`` reads.
 """
 
+import functools
 import warnings
 import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_ad, observe
+from minigrad.autograd import _user_function, forward_ad, observe
 from minigrad.autograd.node import Node, SavedTensor, _tensor_class
 from minigrad.grad_mode import state
 
-__all__ = ["Function", "BackwardNode", "FunctionCtx"]
+__all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
+           "once_differentiable"]
 
 
 class FunctionCtx:
@@ -33,6 +35,10 @@ class FunctionCtx:
     def save_for_backward(self, *tensors):
         """Keep tensors (or None) for ``backward``; read them back as ``ctx.saved_tensors``."""
         self._to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        """Keep tensors for ``jvp`` (forward-mode AD), which reads them as ``ctx.saved_tensors``."""
+        self._saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -56,11 +62,21 @@ class BackwardNode(FunctionCtx, Node):
     needs_input_grad = ()
     _tensor_positions = ()  # where the tensors are among the arguments of ``forward``
 
+    _saved_for_forward = None
+    _in_jvp = False
+
     @property
     def saved_tensors(self):
+        if self._in_jvp and self._saved_for_forward is not None:
+            return tuple(self._saved_for_forward)
         if self._saved is None:
             return ()
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
+
+    @property
+    def saved_variables(self):
+        """Deprecated name of ``saved_tensors``."""
+        return _user_function.saved_variables(self)
 
     def _saved_names(self):
         return self._saved_as
@@ -122,6 +138,10 @@ class Function:
         cls._backward_cls = type(name, (BackwardNode,), {
             "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
             "__module__": cls.__module__, "__qualname__": name})
+        if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
+            cls._backward_cls.apply = _user_function.node_apply
+            if "apply" not in cls.__dict__:
+                cls.apply = classmethod(_user_function.apply)
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -147,8 +167,23 @@ class Function:
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD.")
 
+    vjp = backward  # the other name of ``backward``: a Function may define one of the two
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """With it, ``forward`` takes no ctx: it is called as ``setup_context(ctx, inputs,
+        output)`` right after ``forward(*inputs)``."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args):
+        if not cls._forward_on_arrays:  # e.g. ``super().apply`` from a user's own ``apply``
+            return _user_function.apply(cls, *args)
         Tensor = _tensor_class()
         ctx = cls._backward_cls()
         record = False
@@ -340,3 +375,68 @@ def _save(ctx, t, outputs, result, Tensor):
             raise TypeError("save_for_backward can only save variables, but argument "
                             f"{i} is of type {type(t).__name__}")
     return SavedTensor(t, ctx, _contains(result, t))
+
+
+class InplaceFunction(Function):
+    """A Function that may work in place: ``Function`` plus an ``inplace`` flag."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    """PyTorch's legacy base for Functions with nested inputs (kept for its name only)."""
+
+
+ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked with "
+                       "@once_differentiable")
+
+
+class DelayedError(Function):
+    """y = x, whose backward raises: marks results that cannot be differentiated again."""
+
+    @staticmethod
+    def forward(ctx, *tensors):
+        return tuple(t.detach() for t in tensors)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(ONCE_DIFFERENTIABLE)
+
+
+def once_differentiable(backward):
+    """Decorate a ``backward`` that cannot itself be differentiated: it runs in no-grad mode,
+    and differentiating its results again raises.
+
+    Example:
+        >>> class Cube(minigrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...     @staticmethod
+        ...     @minigrad.autograd.function.once_differentiable
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 3 * x ** 2 * grad
+        >>> x = minigrad.tensor(2.0, requires_grad=True)
+        >>> minigrad.autograd.grad(Cube.apply(x), x)
+        (tensor(12.),)
+    """
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        from minigrad.grad_mode import no_grad
+        with no_grad():
+            outputs = backward(ctx, *grads)
+        Tensor = _tensor_class()
+        if not state.grad_enabled or not any(
+                isinstance(g, Tensor) and g._requires_grad for g in grads):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outputs = (outputs,) if single else outputs
+        present = [o for o in outputs if o is not None]
+        marked = iter(DelayedError.apply(*[o.detach().requires_grad_() for o in present]))
+        outputs = tuple(None if o is None else next(marked) for o in outputs)
+        return outputs[0] if single else outputs
+    return wrapper

@@ -105,12 +105,11 @@ class SavedTensor:
             raise RuntimeError(_modified_inplace_message(self, node))
         if not self.is_output:
             return self.tensor
-        tensor = self.weak()
-        if tensor is None or tensor.grad_fn is not node:
-            tensor = _tensor_class()._make(self.data, True, node, self.output_nr)
-            tensor._version_counter = self.version_counter
-            if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
-                forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
+        # As PyTorch: a saved output comes back as a new tensor object each time.
+        tensor = _tensor_class()._make(self.data, True, node, self.output_nr)
+        tensor._version_counter = self.version_counter
+        if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
+            forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
         return tensor
 
     def _unpack_hooked(self, node):

@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_ad
+from minigrad.autograd import forward_ad, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
@@ -121,6 +121,8 @@ class AsStrided(Index):
 def _check_inplace(x):
     if not (state.grad_enabled and x._requires_grad):
         return
+    if "_creation_meta" in x.__dict__:  # a view whose in-place change PyTorch forbids
+        views.check_inplace(x)
     if x.grad_fn is None:
         raise RuntimeError(LEAF_INPLACE)
     base = x._base
@@ -214,6 +216,22 @@ def _inplace_on_view(x, base, compute, args):
         if saved is not None and saved.is_output:  # x changes again: PyTorch's version check
             saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
     return x
+
+
+def rebase_view_history(x, out):
+    """``x``, a view, was changed in place by the node of ``out`` (a custom Function with
+    ``mark_dirty``): the base's history moves onto a ``CopySlices`` of that node, and x's onto
+    an ``AsStridedBackward0`` of the base, as for a built-in in-place op."""
+    base = x._base
+    index = np.unravel_index(_view_positions(base._data, x._data), base.shape)
+    before = Tensor._make(base._data.copy(), base._requires_grad, base.grad_fn,
+                          base._output_nr)
+    plan = _Plan()
+    plan.arrays = dict(enumerate(index))
+    new_base = CopySlices.apply(before, out, index, plan)
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    base.grad_fn._output_refs = (weakref.ref(base),)
+    _renew_views(base, x)
 
 
 def _renew_views(base, *changed):
