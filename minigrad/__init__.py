@@ -36,6 +36,7 @@ from minigrad.autograd.anomaly_mode import (
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from minigrad.autograd.inference import is_inference
 from minigrad.factories import (
     Generator,
     arange,

@@ -11,10 +11,12 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad import grad_mode as _grad_mode
-from minigrad.autograd import api
+from minigrad.autograd import api, inference
 from minigrad.autograd.node import AccumulateGrad, _add_hook
 
 __all__ = ["Tensor", "Size"]
+
+_inference_blocks = _grad_mode.inference_blocks
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -125,6 +127,7 @@ class Tensor:
     _accumulator = None     # weak reference to the AccumulateGrad node of a leaf
     _uid = None             # the id of this tensor in snapshots and recordings
     _module_path = None     # the nn.Module whose forward created it (nn/_tracking.py)
+    _inference = False      # made in inference mode (autograd/inference.py)
 
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
 
@@ -142,6 +145,8 @@ class Tensor:
         self._grad = None
         self._version_counter = [0]
         self._base = None
+        if _inference_blocks[0] and _grad_mode.state.inference:
+            self._inference = True
 
     @classmethod
     def _make(cls, data, requires_grad=False, grad_fn=None, output_nr=0):
@@ -155,13 +160,18 @@ class Tensor:
         t._grad = None
         t._version_counter = [0]
         t._base = None
+        if _inference_blocks[0] and _grad_mode.state.inference:  # an inference tensor
+            t._inference = True
         return t
 
     # ---------------------------------------------------------------- data and metadata
     @property
     def data(self):
         """The same values as a tensor outside autograd (shares memory, never records)."""
-        return Tensor._make(self._data)
+        out = Tensor._make(self._data)
+        if self._inference:
+            out._inference = True
+        return out
 
     @data.setter
     def data(self, value):
@@ -262,7 +272,13 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError(inference.NO_VERSION)
         return self._version_counter[0]
+
+    def is_inference(self):
+        """True for a tensor made in inference mode (see ``minigrad.inference_mode``)."""
+        return self._inference
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -377,6 +393,8 @@ class Tensor:
             raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD_SETTER)
+        if value and self._inference:
+            inference.check_requires_grad(self)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -464,6 +482,8 @@ class Tensor:
         """A tensor sharing this one's data, cut off from the graph (a leaf, no grad)."""
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        if self._inference:
+            out._inference = True
         return out
 
     def detach_(self):
@@ -475,6 +495,8 @@ class Tensor:
     def _alias(self):
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        if self._inference:
+            out._inference = True
         return out
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

@@ -21,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import _user_function, forward_ad, observe
+from minigrad.autograd import _user_function, forward_ad, inference, observe
 from minigrad.autograd.node import Node, SavedTensor, _tensor_class
 from minigrad.grad_mode import state
 
@@ -278,6 +278,8 @@ def _mark_views(source, outputs):
     is read after such a change).
     """
     base = source._base if source._base is not None else source
+    if source._inference or state.inference:
+        inference.mark_views(source, base, outputs)
     views = None
     if state.grad_enabled:
         views = base.__dict__.get("_views")
@@ -368,6 +370,8 @@ def _link_output(ctx, nr, out, args, Tensor):
 
 def _save(ctx, t, outputs, result, Tensor):
     """``t`` (a tensor, or an array ``forward`` returned) as a SavedTensor of ``ctx``."""
+    if t._inference if isinstance(t, Tensor) else False:
+        raise RuntimeError(inference.NOT_SAVED)
     if not isinstance(t, Tensor):  # a built-in op saving the array it returns
         t = next((r for o, r in zip(outputs, result) if o is t), t)
         if not isinstance(t, Tensor):

@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_ad, views
+from minigrad.autograd import forward_ad, inference, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
@@ -119,6 +119,8 @@ class AsStrided(Index):
 
 
 def _check_inplace(x):
+    if x._inference:
+        inference.check_inplace(x)
     if not (state.grad_enabled and x._requires_grad):
         return
     if "_creation_meta" in x.__dict__:  # a view whose in-place change PyTorch forbids
