@@ -37,6 +37,7 @@ from minigrad.autograd.anomaly_mode import (
     set_anomaly_enabled,
 )
 from minigrad.autograd.inference import is_inference
+from minigrad.autograd.warn_always import is_warn_always_enabled, set_warn_always
 from minigrad.factories import (
     Generator,
     arange,

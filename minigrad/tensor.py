@@ -406,6 +406,11 @@ class Tensor:
         return self
 
     @property
+    def output_nr(self):
+        """Which output of its ``grad_fn`` this tensor is (0 for a leaf)."""
+        return self._output_nr
+
+    @property
     def is_leaf(self):
         return self.grad_fn is None
 

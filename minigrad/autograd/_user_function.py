@@ -201,11 +201,9 @@ def _mark_view(out, how):
 
 
 def _save_tensors(ctx, outputs, result, Tensor):
-    from minigrad.autograd.function import _save
+    from minigrad.autograd.function import _save_all
     if ctx._to_save:
-        ctx._saved = tuple([None if t is None else _save(ctx, t, outputs, result, Tensor)
-                            for t in ctx._to_save])
-        ctx._to_save = ()
+        ctx._saved = _save_all(ctx, outputs, result, Tensor)
 
 
 def _contains(items, obj):

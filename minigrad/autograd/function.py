@@ -131,6 +131,7 @@ class Function:
 
     node_name = None     # the class name of the node in the graph
     saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
+    pack_order = None    # the order in which saved tensors are packed, when not as saved
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -321,9 +322,7 @@ def _link(ctx, args, outputs, Tensor):
     else:
         result = _link_outputs(ctx, args, outputs, Tensor)
     if ctx._to_save:
-        ctx._saved = tuple([None if t is None else _save(ctx, t, outputs, result, Tensor)
-                            for t in ctx._to_save])
-        ctx._to_save = ()
+        ctx._saved = _save_all(ctx, outputs, result, Tensor)
     if observe.observers:
         observe.emit("node_created", node=ctx, outputs=result)
     return result
@@ -366,6 +365,18 @@ def _link_output(ctx, nr, out, args, Tensor):
         out = out._alias()
     out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
     return out
+
+
+def _save_all(ctx, outputs, result, Tensor):
+    """The SavedTensors of ``ctx``, packed in PyTorch's order (``pack_order``)."""
+    to_save = ctx._to_save
+    order = ctx._forward_cls.pack_order or range(len(to_save))
+    saved = [None] * len(to_save)
+    for i in order:
+        if to_save[i] is not None:
+            saved[i] = _save(ctx, to_save[i], outputs, result, Tensor)
+    ctx._to_save = ()
+    return tuple(saved)
 
 
 def _save(ctx, t, outputs, result, Tensor):

@@ -22,8 +22,8 @@ REQUIRES_GRAD_OUTSIDE = ("Setting requires_grad=True on inference tensor outside
 NOT_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
-    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
-    "`torch.inference_mode()`.")  # NB: PyTorch's words, names included
+    "clone to get a normal tensor and use it in autograd, or use `minigrad.no_grad()` instead of "
+    "`minigrad.inference_mode()`.")
 
 
 def is_inference(input):  # noqa: A002 - PyTorch's name

@@ -113,11 +113,8 @@ class SavedTensor:
         return tensor
 
     def _unpack_hooked(self, node):
-        """What ``unpack_hook`` returns, put back where the saved tensor was in the graph.
-
-        NB: PyTorch always wraps it in a new tensor; minigrad returns it as it is when it is
-        already there (e.g. ``unpack_hook`` returned the saved tensor itself).
-        """
+        """What ``unpack_hook`` returns, put back where the saved tensor was in the graph: as
+        in PyTorch, always a new tensor object."""
         from minigrad.tensor import Tensor
         value = self.unpack_hook(self.packed)
         if not isinstance(value, Tensor):
@@ -127,16 +124,18 @@ class SavedTensor:
         if origin is None:  # the saved tensor did not require grad
             return value.detach() if value._requires_grad else value
         if isinstance(origin, AccumulateGrad):  # a leaf: a new leaf whose grad goes to it
-            if value is origin.variable:
-                return value
             out = Tensor._make(value._data, True)
             out._accumulator = weakref.ref(origin)
-        elif value.grad_fn is origin and value._output_nr == self.output_nr:
-            return value
         else:
             out = Tensor._make(value._data, True, origin, self.output_nr)
         out._version_counter = value._version_counter
         return out
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Store this saved tensor as ``pack_hook(tensor)`` from now on, and bring it back with
+        ``unpack_hook(packed)`` (see ``graph_hooks.register_saved_tensor_hooks``)."""
+        from minigrad.autograd.graph_hooks import register_saved_tensor_hooks
+        register_saved_tensor_hooks(self, pack_hook, unpack_hook)
 
     def release(self):
         self.released = True

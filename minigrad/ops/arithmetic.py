@@ -117,6 +117,7 @@ class Mul(_Op):
 
     node_name = "MulBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -138,6 +139,7 @@ class Div(_Op):
 
     node_name = "DivBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -254,6 +256,7 @@ class PowTensor(_Op):
 
     node_name = "PowBackward1"
     saved_names = ("self", "exponent", "result")
+    pack_order = (1, 0, 2)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -319,6 +322,7 @@ class Remainder(_Op):
 
     node_name = "RemainderBackward1"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):

@@ -169,6 +169,7 @@ class Maximum(_Op):
 
     node_name = "MaximumBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -188,6 +189,7 @@ class Minimum(_Op):
 
     node_name = "MinimumBackward0"
     saved_names = ("self", "other")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):

@@ -10,7 +10,7 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_ad, inference, views
+from minigrad.autograd import allow_mutation, forward_ad, inference, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
@@ -158,6 +158,8 @@ def inplace(x, compute, *args):
     clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
     """
     _check_inplace(x)
+    if allow_mutation.active is not None:
+        allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     if not recording:

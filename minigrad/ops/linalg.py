@@ -99,6 +99,7 @@ class Mm(_Op):
 
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -122,6 +123,7 @@ class Bmm(_Op):
 
     node_name = "BmmBackward0"
     saved_names = ("self", "mat2")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):

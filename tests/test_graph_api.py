@@ -1,0 +1,299 @@
+"""The graph API of ``minigrad.autograd.graph`` as in torch 2.13: gradient edges, version
+counters, save_on_cpu, disable_saved_tensors_hooks, allow_mutation_on_saved_tensors,
+``SavedTensor.register_hooks``, set_warn_always, and saved tensors packed and unpacked as PyTorch
+does it (compared through the oracle)."""
+
+import pytest
+from parity_programs import check, programs
+
+
+def case_gradient_edge(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2
+    b = a.exp()
+    e = torch.autograd.graph.get_gradient_edge(a)
+    return type(e).__name__, e.node is a.grad_fn, e.output_nr, torch.autograd.grad(b.sum(), e)
+
+
+def case_gradient_edge_leaf(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    e = torch.autograd.graph.get_gradient_edge(x)
+    return e.node.name(), e.output_nr, torch.autograd.grad((x * 3).sum(), e)
+
+
+def case_gradient_edge_nograd(torch):
+    x = torch.tensor([1.0, 2.0])
+    return torch.autograd.graph.get_gradient_edge(x)
+
+
+def case_gradient_edge_backward_inputs(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2
+    b = (a * a).sum()
+    b.backward(inputs=[torch.autograd.graph.get_gradient_edge(x)])
+    return x.grad
+
+
+def case_gradient_edge_after_inplace(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2
+    e = torch.autograd.graph.get_gradient_edge(a)
+    a.mul_(3)
+    out = (a * 1).sum()
+    return torch.autograd.grad(out, e)
+
+
+def case_gradient_edge_mixed(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 2
+    out = (a * a).sum()
+    return torch.autograd.grad(out, [x, torch.autograd.graph.get_gradient_edge(a)])
+
+
+def case_output_nr(torch):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    a, b = x.split(2)
+    return a.output_nr, b.output_nr, x.output_nr, (x * 1).output_nr
+
+
+def case_increment_version(torch):
+    x = torch.tensor([1.0, 2.0])
+    v0 = x._version
+    torch.autograd.graph.increment_version(x)
+    torch.autograd.graph.increment_version([x, x])
+    return v0, x._version
+
+
+def case_increment_version_inplace_check(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    a = x * 1
+    b = a * a
+    torch.autograd.graph.increment_version(a)
+    b.sum().backward()
+
+
+def case_save_on_cpu(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.save_on_cpu():
+        y = x * x
+    y.sum().backward()
+    return x.grad
+
+
+def case_save_on_cpu_pin(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.save_on_cpu(pin_memory=False):
+        y = x.exp() * x
+    y.sum().backward()
+    return x.grad
+
+
+def case_disable_hooks(torch):
+    with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            pass
+
+
+def case_disable_hooks_nested_ok(torch):
+    with torch.autograd.graph.disable_saved_tensors_hooks("a"):
+        with torch.autograd.graph.disable_saved_tensors_hooks("b"):
+            pass
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        return 1
+
+
+def case_disable_hooks_inside_hooks(torch):
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        with torch.autograd.graph.disable_saved_tensors_hooks("already on"):
+            pass
+
+
+def case_disable_hooks_save_on_cpu(torch):
+    with torch.autograd.graph.disable_saved_tensors_hooks("nope"):
+        with torch.autograd.graph.save_on_cpu():
+            pass
+
+
+def case_allow_mutation(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        a = x.clone()
+        y = a * a
+        a.mul_(2)
+        y.sum().backward()
+        return x.grad, a
+
+
+def case_allow_mutation_leaf(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        x = torch.tensor([1.0, 2.0])
+        w = torch.tensor([3.0, 4.0], requires_grad=True)
+        y = x * w
+        x.add_(10)
+        y.sum().backward()
+        return w.grad, x
+
+
+def case_allow_mutation_outside(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        a = x.clone()
+        y = a.sin()
+        a.mul_(2)
+    y.sum().backward()
+
+
+def case_allow_mutation_nested(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        with torch.autograd.graph.allow_mutation_on_saved_tensors():
+            pass
+
+
+def case_allow_mutation_view(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        a = x.clone()
+        y = a * a
+        a[0].mul_(5)
+        y.sum().backward()
+        return x.grad
+
+
+def case_raw_saved_hooks(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    log = []
+    y.grad_fn._raw_saved_self.register_hooks(
+        lambda t: (log.append("pack"), t * 10)[1], lambda t: (log.append("unpack"), t)[1]
+    )
+    y.sum().backward()
+    return x.grad, log
+
+
+def case_raw_saved_hooks_twice(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+
+
+def case_raw_saved_hooks_bad_unpack(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: 5)
+    y.sum().backward()
+
+
+def case_raw_saved_hooks_not_callable(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, 5)
+
+
+def case_raw_saved_after_release(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.pow(2)
+    y.sum().backward()
+    y.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda t: t)
+
+
+def case_raw_saved_none(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    r = y.grad_fn._raw_saved_result
+    return type(r).__name__
+
+
+def case_warn_always(torch):
+    a = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    b = torch.is_warn_always_enabled()
+    torch.set_warn_always(False)
+    return a, b, torch.is_warn_always_enabled()
+
+
+def case_saved_result_identity(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    z = x * x
+    return (
+        y.grad_fn._saved_result is y,
+        y.grad_fn._saved_result is y.grad_fn._saved_result,
+        z.grad_fn._saved_self is x,
+    )
+
+
+def case_pack_order_mul(torch):
+    log = []
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(t.tolist()), t)[1], lambda t: t
+    ):
+        a * b
+    return log
+
+
+def case_pack_order_many(torch):
+    log = []
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(t.tolist()), t)[1], lambda t: t
+    ):
+        a / b
+        a**b
+        torch.maximum(a, b)
+        a @ b
+        a[None] @ b[:, None]
+        torch.remainder(a, b)
+        torch.minimum(a, b)
+    return log
+
+
+def case_pack_order_custom(torch):
+    log = []
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            out = x * y
+            ctx.save_for_backward(x, y, out)
+            return out
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(
+        lambda t: (log.append(t.tolist()), t)[1], lambda t: t
+    ):
+        F.apply(a, b)
+    return log
+
+
+def case_unpack_new_object(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        y = x * x
+    return y.grad_fn._saved_self is x
+
+
+def case_grad_edge_multi(torch):
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    a, b = x.split(2)
+    e = torch.autograd.graph.get_gradient_edge(b)
+    return e.output_nr, torch.autograd.grad((b * 3).sum(), e)
+
+
+def case_node_name_edge(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    e = torch.autograd.graph.get_gradient_edge(x * 2)
+    return e.node.name(), isinstance(e, tuple), e[1] if isinstance(e, tuple) else None
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)
