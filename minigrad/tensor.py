@@ -54,6 +54,13 @@ def _grad_dtype_message(grad, tensor):
             "that assume they match.")
 
 
+def _read_only(name):
+    """The setter of an attribute the user may not set (PyTorch's error)."""
+    def refuse(self, value):
+        raise AttributeError(f"attribute '{name}' of 'minigrad.Tensor' objects is not writable")
+    return refuse
+
+
 class Size(tuple):
     """The shape of a tensor: a tuple of ints that prints as ``minigrad.Size([2, 3])``.
 
@@ -117,7 +124,7 @@ class Tensor:
         tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
                  "_base", "__weakref__", "__dict__")
 
     # Set on few tensors: class-level defaults until then, so that creating a tensor (the
@@ -140,7 +147,7 @@ class Tensor:
     def _init(self, data, requires_grad, grad_fn, output_nr):
         self._data = data
         self._requires_grad = requires_grad
-        self.grad_fn = grad_fn
+        self._grad_fn = grad_fn
         self._output_nr = output_nr
         self._grad = None
         self._version_counter = [0]
@@ -155,7 +162,7 @@ class Tensor:
         # The body of _init, inlined: every op creates tensors through here.
         t._data = data
         t._requires_grad = requires_grad
-        t.grad_fn = grad_fn
+        t._grad_fn = grad_fn
         t._output_nr = output_nr
         t._grad = None
         t._version_counter = [0]
@@ -175,7 +182,16 @@ class Tensor:
 
     @data.setter
     def data(self, value):
-        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
+        self._data = value._data
+
+    # Read-only, as in PyTorch: the graph sets it (as ``_grad_fn``), never the user.
+    grad_fn = property(operator.attrgetter("_grad_fn"), _read_only("grad_fn"),
+                       doc="The node that created this tensor (None for a leaf).")
 
     @property
     def shape(self):
@@ -389,6 +405,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
         if self.grad_fn is not None:
             raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
         if value and self._data.dtype.kind != "f":
@@ -398,6 +416,9 @@ class Tensor:
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if requires_grad and self.grad_fn is not None:
             return self  # a non-leaf requires grad already (the setter would raise)
         if requires_grad and self._data.dtype.kind != "f":
@@ -412,7 +433,9 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return self.grad_fn is None
+        return self._grad_fn is None
+
+    is_leaf = is_leaf.setter(_read_only("is_leaf"))
 
     @property
     def grad(self):
@@ -426,6 +449,8 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(_grad_dtype_message(value, self))
             if value.shape != self.shape:
@@ -434,6 +459,10 @@ class Tensor:
                     f"of size '{list(self.shape)}'. Please ensure that the gradient and the "
                     "tensor are the same size")
         self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
 
     @property
     def retains_grad(self):
@@ -494,7 +523,7 @@ class Tensor:
     def detach_(self):
         if self._base is not None and self.grad_fn is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
-        self.grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 
     def _alias(self):

@@ -164,19 +164,24 @@ def _wrap_output(ctx, nr, out, args, record, n_diff, n_outputs, previous, Tensor
         out = out._alias()  # a tensor with a history of its own (e.g. captured by forward)
     elif out._base is not None:
         _mark_view(out, MULTI if n_diff > 1 else CUSTOM)
-    out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+    out._requires_grad, out._grad_fn, out._output_nr = True, ctx, nr
     return out
 
 
 def _wrap_dirty(ctx, nr, out, is_input, n_outputs, Tensor):
     """An input ``forward`` modified in place: it takes the node as its history."""
-    from minigrad.ops.inplace import LEAF_INPLACE, VIEW_OF_LEAF_INPLACE, rebase_view_history
+    from minigrad.ops.inplace import (
+        LEAF_INPLACE,
+        VIEW_OF_LEAF_INPLACE,
+        rebase_view_history,
+        set_history,
+    )
     if out.grad_fn is None and out._requires_grad:
         raise RuntimeError(LEAF_INPLACE.replace("is being used", "has been used"))
     out._version_counter[0] += 1
     base = out._base
     if base is None or not np.may_share_memory(out._data, base._data):
-        out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+        set_history(out, ctx, nr)
         return out
     if n_outputs > 1:
         raise RuntimeError(DIRTY_VIEW_MULTI)

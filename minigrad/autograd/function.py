@@ -363,7 +363,7 @@ def _link_output(ctx, nr, out, args, Tensor):
         out._version_counter[0] += 1
     elif out.grad_fn is not None or out._requires_grad or _contains(args, out):
         out = out._alias()
-    out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+    out._requires_grad, out._grad_fn, out._output_nr = True, ctx, nr
     return out
 
 

@@ -301,15 +301,12 @@ class AccumulateGrad(Node):
                 notify("grad_accumulated", pass_id=observe.current_pass, node=self,
                        tensor=variable, before=before, after=variable._grad)
         if variable._post_acc_hooks:  # like PyTorch, also when no gradient arrived
-            previous, state.grad_enabled = state.grad_enabled, False
-            try:
-                for hook in list(variable._post_acc_hooks.values()):
-                    hook(variable)
-                    if notify:
-                        notify("post_accumulate_hook", pass_id=observe.current_pass, node=self,
-                               tensor=variable, hook=hook)
-            finally:
-                state.grad_enabled = previous
+            for hook in list(variable._post_acc_hooks.values()):
+                if hook(variable) is not None:
+                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+                if notify:
+                    notify("post_accumulate_hook", pass_id=observe.current_pass, node=self,
+                           tensor=variable, hook=hook)
         return ()
 
 

@@ -183,7 +183,7 @@ def inplace(x, compute, *args):
     _write(x, out)
     forward_ad.copy_tangent(out, x)
     node = out.grad_fn
-    x.grad_fn, x._output_nr, x._requires_grad = node, out._output_nr, True
+    set_history(x, node, out._output_nr)
     node._output_refs = (weakref.ref(x),)
     for saved in node._saved or ():
         if saved is not None and saved.is_output:
@@ -213,7 +213,7 @@ def _inplace_on_view(x, base, compute, args):
     plan.arrays = dict(enumerate(index))
     new_base = CopySlices.apply(before, out, index, plan)
     forward_ad.copy_tangent(new_base, base)
-    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    set_history(base, new_base.grad_fn, 0)
     base.grad_fn._output_refs = (weakref.ref(base),)
     _renew_views(base, x)
     for saved in out.grad_fn._saved or ():
@@ -233,9 +233,22 @@ def rebase_view_history(x, out):
     plan = _Plan()
     plan.arrays = dict(enumerate(index))
     new_base = CopySlices.apply(before, out, index, plan)
-    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    set_history(base, new_base.grad_fn, 0)
     base.grad_fn._output_refs = (weakref.ref(base),)
     _renew_views(base, x)
+
+
+def set_history(t, node, output_nr):
+    """``t`` (changed in place) is now output ``output_nr`` of ``node``. As in PyTorch, a
+    ``retain_grad()`` moves with it: ``.grad`` will be that of the new value."""
+    old, old_nr = t.grad_fn, t._output_nr
+    t._grad_fn, t._output_nr, t._requires_grad = node, output_nr, True
+    retained = old._retained if old is not None else None
+    if retained and old_nr in retained and retained[old_nr]() is t:
+        del retained[old_nr]
+        if node._retained is None:
+            node._retained = {}
+        node._retained[output_nr] = weakref.ref(t)
 
 
 def _renew_views(base, *changed):
@@ -250,7 +263,7 @@ def _renew_views(base, *changed):
         index = np.unravel_index(_view_positions(base._data, view._data), base.shape)
         fresh = AsStrided.apply(base, index)
         forward_ad.copy_tangent(fresh, view)
-        view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
+        set_history(view, fresh.grad_fn, 0)
         fresh.grad_fn._output_refs = (weakref.ref(view),)
 
 
