@@ -17,7 +17,7 @@ import inspect
 import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "state", "inference_blocks"]
+           "is_inference_mode_enabled", "state", "inference_blocks", "inference_tensors_made"]
 
 CLASS_DECORATION_WARNING = (
     "Decorating classes is deprecated and will be disabled in future versions. You should only "
@@ -36,6 +36,7 @@ state = _State()
 # How many inference_mode(True) blocks are open (in any thread): while none is, creating a
 # tensor skips the inference-tensor check (Tensor._make reads only this).
 inference_blocks = [0]
+inference_tensors_made = [False]  # whether any inference_mode(True) block was ever entered
 
 
 def is_grad_enabled():
@@ -222,6 +223,7 @@ class inference_mode(_DecoratorContextManager):
         self._prev = (state.grad_enabled, state.inference)
         state.grad_enabled, state.inference = not self.mode, bool(self.mode)
         inference_blocks[0] += 1
+        inference_tensors_made[0] = inference_tensors_made[0] or bool(self.mode)
 
     def __exit__(self, exc_type, exc_value, traceback):
         state.grad_enabled, state.inference = self._prev

@@ -226,6 +226,106 @@ def case_version_view(torch):
     return x[0]._version
 
 
+def case_only_inference_inputs_not_recorded(torch):
+    with torch.inference_mode():
+        c = torch.ones(2, requires_grad=True)
+    outs = [c * c, c.exp(), c + 1]
+    return [(o.requires_grad, o.is_inference(), o.grad_fn is None) for o in outs]
+
+
+def case_mixed_inputs_recorded(torch):
+    s = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        c = torch.ones(2, requires_grad=True)
+    out = c.add(s)
+    out.backward(torch.ones_like(out))
+    return out.requires_grad, out.is_inference(), c.grad, s.grad
+
+
+def case_mixed_inputs_saved(torch):
+    s = torch.ones(2, requires_grad=True)
+    with torch.inference_mode():
+        c = torch.ones(2)
+    return s * c
+
+
+def case_inplace_by_inference_tensor(torch):
+    s = torch.ones(2, requires_grad=True)
+    a = s.clone()
+    with torch.inference_mode():
+        c = torch.ones(2)
+    a.mul_(c)
+
+
+def case_view_of_inference_outside(torch):
+    with torch.inference_mode():
+        c = torch.ones(1, 2, 3, requires_grad=True)
+    out = c.view(-1)
+    return out.is_inference(), out.requires_grad, out._base is None, out.is_leaf
+
+
+def case_view_of_inference_inside(torch):
+    with torch.inference_mode():
+        c = torch.ones(1, 2, 3, requires_grad=True)
+        out = c.view(-1)
+        return out.is_inference(), out.requires_grad
+
+
+def case_inplace_inside_keeps_requires_grad(torch):
+    with torch.inference_mode():
+        c = torch.ones(2, 3, requires_grad=True)
+        c.add_(2)
+        return c.is_inference(), c.requires_grad, c.shape
+
+
+def case_normal_inplace_then_view_in_mode(torch):
+    a = torch.ones(2, 3, requires_grad=True).clone()
+    with torch.inference_mode():
+        a.add_(2)
+        v = a.view(-1)
+        return a.is_inference(), a.requires_grad, v.is_inference(), v.requires_grad
+
+
+def case_view_in_mode_then_inplace_in_mode(torch):
+    a = torch.ones(2, 3, requires_grad=True).clone()
+    with torch.inference_mode():
+        out = a.view(-1).view(-1)
+        out.add_(2)
+        return out.is_inference(), out.requires_grad, a._version == out._version
+
+
+def case_view_in_mode_used_outside(torch):
+    a = torch.ones(2, 3, requires_grad=True).clone()
+    with torch.inference_mode():
+        out = a.view(-1)
+    tmp = out * out
+    return tmp.is_inference(), tmp.requires_grad, out.is_leaf
+
+
+def case_view_in_mode_changed_outside_no_grad_needed(torch):
+    a = torch.ones(2, 3).clone()
+    with torch.inference_mode():
+        out = a.view(-1)
+    out.add_(2)
+    return a
+
+
+def case_saved_before_inplace_in_mode(torch):
+    a = torch.ones(2, requires_grad=True).clone()
+    out = a * a
+    with torch.inference_mode():
+        a.add_(2)
+    out.backward(torch.ones_like(out))
+
+
+def case_view_as_mixed(torch):
+    s = torch.ones(1, 2, 3, requires_grad=True)
+    with torch.inference_mode():
+        c = torch.ones(1, 2, 3)
+    a, b = c.view_as(s), s.view_as(c)
+    return a.is_inference(), a.requires_grad, b.is_inference(), b.requires_grad
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

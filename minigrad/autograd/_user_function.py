@@ -21,9 +21,9 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import forward_ad, observe
+from minigrad.autograd import forward_ad, inference, observe
 from minigrad.autograd.node import _tensor_class
-from minigrad.grad_mode import state
+from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["apply", "node_apply", "uses_setup_context", "CUSTOM", "MULTI", "NO_GRAD_CUSTOM"]
 
@@ -64,6 +64,8 @@ def apply(cls, *args, **kwargs):
     ctx = cls._backward_cls()
     needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
     record = state.grad_enabled and True in needs
+    if record and inference_tensors_made[0]:
+        record = inference.records(args, Tensor)
     ctx.needs_input_grad = needs if record else (False,) * len(args)
     previous, state.grad_enabled = state.grad_enabled, False
     try:

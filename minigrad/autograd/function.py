@@ -23,7 +23,7 @@ import numpy as np
 
 from minigrad.autograd import _user_function, forward_ad, inference, observe
 from minigrad.autograd.node import Node, SavedTensor, _tensor_class
-from minigrad.grad_mode import state
+from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
            "once_differentiable"]
@@ -191,6 +191,8 @@ class Function:
         if state.grad_enabled:
             needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             record = True in needs
+            if record and inference_tensors_made[0]:  # only inference tensors: not recorded
+                record = inference.records(args, Tensor)
         ctx.needs_input_grad = needs if record else (False,) * len(args)
         if cls._forward_on_arrays:
             outputs = cls.forward(ctx, *args)
@@ -280,7 +282,8 @@ def _mark_views(source, outputs):
     """
     base = source._base if source._base is not None else source
     if source._inference or state.inference:
-        inference.mark_views(source, base, outputs)
+        if inference.mark_views(source, base, outputs):
+            return  # views of an inference tensor are inference tensors, not views
     views = None
     if state.grad_enabled:
         views = base.__dict__.get("_views")

@@ -9,7 +9,8 @@ grad mode on is an error (``views.py``).
 
 from minigrad.grad_mode import state
 
-__all__ = ["is_inference", "check_inplace", "check_requires_grad", "mark_views", "NO_VERSION",
+__all__ = ["is_inference", "check_inplace", "check_requires_grad", "mark_views", "records",
+           "NO_VERSION",
            "NOT_SAVED", "INPLACE_OUTSIDE", "REQUIRES_GRAD_OUTSIDE"]
 
 NO_VERSION = "Inference tensors do not track version counter."
@@ -53,14 +54,27 @@ def check_requires_grad(tensor):
         raise RuntimeError(REQUIRES_GRAD_OUTSIDE)
 
 
+def records(args, Tensor):
+    """Whether autograd records an op on ``args`` (some of which require grad): not when every
+    tensor among them is an inference tensor (PyTorch skips autograd for those)."""
+    for a in args:
+        if isinstance(a, Tensor) and not a._inference:
+            return True
+        if isinstance(a, (list, tuple)) and records(a, Tensor):
+            return True
+    return False
+
+
 def mark_views(source, base, views):
-    """Views of an inference tensor are inference tensors; views of a normal tensor made in
-    inference mode are normal ones that keep their base's ``requires_grad``, and may not be
-    changed in place outside inference mode."""
-    for view in views:
-        if source._inference:
+    """Views of an inference tensor are inference tensors (and not views: True is returned);
+    views of a normal tensor made in inference mode are normal views that keep their base's
+    ``requires_grad``, and may not be changed in place outside inference mode."""
+    if source._inference:
+        for view in views:
             view._inference = True
-        else:
-            view.__dict__.pop("_inference", None)
-            view._requires_grad = base._requires_grad
-            view.__dict__["_creation_meta"] = "inference"
+        return True
+    for view in views:
+        view.__dict__.pop("_inference", None)
+        view._requires_grad = base._requires_grad
+        view.__dict__["_creation_meta"] = "inference"
+    return False
