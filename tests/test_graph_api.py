@@ -294,6 +294,41 @@ def case_node_name_edge(torch):
     return e.node.name(), isinstance(e, tuple), e[1] if isinstance(e, tuple) else None
 
 
+def case_allow_mutation_clones(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = torch.ones(2, 3, requires_grad=True)
+        b = a.clone()
+        out = (b**2).sum()
+        counts = [len(ctx.cloned)]
+        b.sin_()
+        counts.append(len(ctx.cloned))
+        out.sum().backward()
+        counts.append(len(ctx.cloned))
+        return counts, a.grad
+
+
+def case_allow_mutation_leaf_under_no_grad(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors():
+        a = torch.ones(2, requires_grad=True)
+        o = (a * a).sum()
+        with torch.no_grad():
+            a.mul_(2)
+        o.backward()
+        return a.grad, a
+
+
+def case_allow_mutation_twice(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = torch.ones(2, requires_grad=True)
+        c = a.clone()
+        o = (c * c * c).sum()
+        c.mul_(2)
+        c.mul_(3)
+        n = len(ctx.cloned)
+        o.backward()
+        return n, a.grad, c
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

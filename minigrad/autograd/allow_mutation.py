@@ -6,6 +6,7 @@ clone. So the gradient is that of the values the forward pass saw, as in PyTorch
 """
 
 import contextlib
+import weakref
 
 import numpy as np
 
@@ -27,35 +28,60 @@ def _memory(array):
 
 
 class _Saved:
-    __slots__ = ("tensor", "clone")
+    """What the pack hook returns: a handle on one saved tensor (weakly referenceable, so that
+    the context forgets it when the graph frees it)."""
 
-    def __init__(self, tensor):
-        self.tensor, self.clone = tensor, None
+    __slots__ = ("context", "__weakref__")
+
+    def __init__(self, context):
+        self.context = context
 
 
 class _Context:
+    """The state of one block: ``original`` and ``cloned`` map each live saved-tensor handle to
+    the tensor saved and to its clone (made before the first change in place)."""
+
     def __init__(self):
-        self.saved = {}  # memory id -> [_Saved]
+        self.original = weakref.WeakKeyDictionary()
+        self.cloned = weakref.WeakKeyDictionary()
+        self.by_memory = {}  # memory id -> WeakSet of handles
+        self.by_tensor = {}  # (tensor id, version counter id, version) -> weakref to handle
         self.closed = False
 
     def pack(self, tensor):
-        entry = _Saved(tensor)
-        self.saved.setdefault(_memory(tensor._data), []).append(entry)
-        return self, entry
+        key = (id(tensor), id(tensor._version_counter), tensor._version_counter[0])
+        known = self.by_tensor.get(key)
+        handle = known() if known is not None else None
+        if handle is not None:  # the same tensor saved again: one handle, one clone
+            return handle
+        handle = _Saved(self)
+        self.by_tensor[key] = weakref.ref(handle)
+        self.original[handle] = tensor
+        self.by_memory.setdefault(_memory(tensor._data), weakref.WeakSet()).add(handle)
+        return handle
 
     @staticmethod
-    def unpack(packed):
-        context, entry = packed
+    def unpack(handle):
+        context = handle.context
         if context.closed:
             raise AssertionError(OUTSIDE)
-        return entry.tensor if entry.clone is None else entry.clone
+        clone = context.cloned.get(handle)
+        return context.original[handle] if clone is None else clone
+
+    def clear(self):
+        self.closed = True
+        self.original.clear()
+        self.cloned.clear()
+        self.by_memory.clear()
+        self.by_tensor.clear()
 
 
 def before_mutation(tensor):
     """Called by in-place ops: clone the saved tensors that share ``tensor``'s memory."""
-    for entry in active.saved.get(_memory(tensor._data), ()):
-        if entry.clone is None:
-            entry.clone = entry.tensor.detach().clone()
+    context = active
+    for handle in list(context.by_memory.get(_memory(tensor._data), ())):
+        if handle not in context.cloned:
+            context.cloned[handle] = context.original[handle].detach().clone()
 
 
 @contextlib.contextmanager
@@ -82,5 +108,4 @@ def allow_mutation_on_saved_tensors():
             yield context
         finally:
             active = None
-            context.closed = True
-            context.saved.clear()
+            context.clear()
