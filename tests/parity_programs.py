@@ -8,6 +8,7 @@ A test module defines ``def case_<name>(torch): ...`` functions and one parametr
         check(prog, oracle)
 """
 
+import re
 import warnings
 
 from oracle import assert_matches
@@ -41,7 +42,7 @@ def check(prog, oracle, rtol=1e-6):
 
 def _renamed(value):
     if isinstance(value, str):
-        return value.replace("torch.", "minigrad.").replace("torch::", "minigrad::")
+        return re.sub(r"(?<![\w/])torch(\.|::)", r"minigrad\1", value)
     if isinstance(value, list):
         return [_renamed(v) for v in value]
     if isinstance(value, dict):

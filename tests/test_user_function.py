@@ -681,6 +681,392 @@ def case_saved_output_identity(torch):
     return y.grad_fn.ids
 
 
+def case_no_tensors(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a, b):
+            return a + b, b
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1, g2
+
+    return F.apply(1, 2)
+
+
+def case_no_tensor_inputs_tensor_out(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return torch.tensor([float(a)])
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    y = F.apply(3)
+    return y, y.requires_grad
+
+
+def case_non_tensor_io(torch):
+    seen = []
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t1, t2, scale, t3):
+            t4 = t1 + t2 * t3
+            t5 = t1 + t2 * t3 * 2
+            ctx.scale = scale
+            ctx.save_for_backward(t1, t2, t3)
+            return scale, t4, None, True, t5, "bar", t1
+
+        @staticmethod
+        def backward(ctx, *grads):
+            seen.append([g is None for g in grads])
+            t1, t2, t3 = ctx.saved_tensors
+            return (grads[1] * ctx.scale + grads[4] * ctx.scale, grads[1] + grads[6], None, None)
+
+    t1 = torch.tensor([1.0, 2.0], requires_grad=True)
+    t2 = torch.tensor([3.0, 4.0], requires_grad=True)
+    t3 = torch.tensor([5.0, 6.0])
+    res = F.apply(t1, t2, 4, t3)
+    (res[1].sum() + res[4].sum() + res[6].sum()).backward()
+    return [type(r).__name__ for r in res], res[6] is t1, seen, t1.grad, t2.grad
+
+
+def case_dirty_returned_twice(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x, x
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 2
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = a.clone()
+    o1, o2 = F.apply(b)
+    r = [o1 is o2, o1 is b]
+    (o1 * 3).sum().backward()
+    r.append(a.grad)
+    return r
+
+
+def case_dirty_view_returned_twice(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x, x
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            return g1 * 2 + g2 * 2
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    F.apply(a.clone().view_as(a))
+
+
+def case_dirty_not_returned(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            x.mul_(2)
+            ctx.mark_dirty(x)
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    F.apply(a.clone())
+
+
+def case_invalid_grad_shape(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return torch.ones(10)
+
+    x = torch.ones(5, 5, requires_grad=True)
+    F.apply(x).sum().backward()
+
+
+def case_grad_wrong_count(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.ones(2, requires_grad=True)
+    F.apply(x, x).sum().backward()
+
+
+def case_grad_for_non_tensor(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g
+
+    x = torch.ones(2, requires_grad=True)
+    F.apply(x, 2).sum().backward()
+
+
+def case_saved_freed(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.ones(2, requires_grad=True)
+    y = F.apply(x)
+    y.sum().backward()
+    return y.grad_fn.saved_tensors
+
+
+def case_saved_modified(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x
+
+    x = torch.ones(2, requires_grad=True)
+    h = x.clone()
+    y = F.apply(h)
+    h.add_(1)
+    y.sum().backward()
+
+
+def case_save_intermediate(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            e = x.exp()
+            ctx.save_for_backward(e)
+            return e * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            (e,) = ctx.saved_tensors
+            return g * e * 2
+
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    F.apply(x).sum().backward()
+    return x.grad
+
+
+def case_needs_input_grad_nograd(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.seen = ctx.needs_input_grad
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.ones(2, requires_grad=True)
+    with torch.no_grad():
+        y = F.apply(x)
+    return y.requires_grad, y.grad_fn
+
+
+def case_ctx_attrs_after(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.foo = 3
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    y = F.apply(torch.ones(2, requires_grad=True))
+    return y.grad_fn.foo, y.grad_fn.needs_input_grad, len(y.grad_fn.next_functions)
+
+
+def case_mark_non_diff_input(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_non_differentiable(x)
+            return x
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.ones(2, requires_grad=True)
+    y = F.apply(x)
+    return y.requires_grad, y is x, y._base is x
+
+
+def case_nondiff_grad_none_in_backward(torch):
+    seen = []
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            a = x.clone()
+            b = x.clone()
+            ctx.mark_non_differentiable(b)
+            return a, b
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            seen.append(gb)
+            return ga
+
+    x = torch.ones(2, requires_grad=True)
+    a, b = F.apply(x)
+    a.sum().backward()
+    return seen, b.requires_grad
+
+
+def case_set_materialize_false_grads(torch):
+    seen = []
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.set_materialize_grads(False)
+            return x.clone(), x.clone()
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            seen.append([ga is None, gb is None])
+            return ga
+
+    x = torch.ones(2, requires_grad=True)
+    a, b = F.apply(x)
+    a.sum().backward()
+    return seen
+
+
+def case_backward_returns_wrong_type(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return 5
+
+    F.apply(torch.ones(2, requires_grad=True)).sum().backward()
+
+
+def case_double_backward(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * 3 * x**2
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    (g,) = torch.autograd.grad(F.apply(x).sum(), x, create_graph=True)
+    (g2,) = torch.autograd.grad(g.sum(), x)
+    return g, g2
+
+
+def case_setup_context_kwargs_default(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(x, scale=2.0):
+            return x * scale
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.inputs_len = len(inputs)
+            ctx.scale = inputs[1]
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * ctx.scale, None
+
+    x = torch.ones(2, requires_grad=True)
+    y = F.apply(x)
+    y2 = F.apply(x, scale=5.0)
+    y2.sum().backward()
+    return y, y.grad_fn.inputs_len, x.grad
+
+
+def case_setup_context_mark_dirty(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x.mul_(2)
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.mark_dirty(inputs[0])
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    a = torch.ones(2, requires_grad=True)
+    b = a.clone()
+    y = F.apply(b)
+    y.sum().backward()
+    return y is b, a.grad
+
+
+def case_setup_context_save_output(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x.exp()
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(output)
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y
+
+    x = torch.tensor([0.0, 1.0], requires_grad=True)
+    F.apply(x).sum().backward()
+    return x.grad
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
