@@ -1067,6 +1067,262 @@ def case_setup_context_save_output(torch):
     return x.grad
 
 
+def case_jvp_view_checks(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class ViewFn(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            return foo.narrow(0, 0, 2)
+
+        @staticmethod
+        def vjp(ctx, gO):
+            return gO.clone()
+
+        @staticmethod
+        def jvp(ctx, gI):
+            return gI.clone()
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]))
+        ViewFn.apply(d)
+
+
+def case_jvp_view_checks_narrow(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class ViewFn(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            return foo.narrow(0, 0, 2)
+
+        @staticmethod
+        def jvp(ctx, gI):
+            return gI.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 1.0, 1.0]))
+        out = ViewFn.apply(d)
+        return fwAD.unpack_dual(out).tangent
+
+
+def case_jvp_inplace_checks(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class InplaceFn(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            ctx.mark_dirty(foo)
+            return foo.mul_(2)
+
+        @staticmethod
+        def vjp(ctx, gO):
+            return 2 * gO
+
+        @staticmethod
+        def jvp(ctx, gI):
+            return 2 * gI
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        InplaceFn.apply(d)
+
+
+def case_jvp_inplace_checks_ok(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class InplaceFn(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, foo):
+            ctx.mark_dirty(foo)
+            return foo.mul_(2)
+
+        @staticmethod
+        def vjp(ctx, gO):
+            return 2 * gO
+
+        @staticmethod
+        def jvp(ctx, gI):
+            gI.mul_(2)
+            return gI
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        out = InplaceFn.apply(d)
+        return out is d, fwAD.unpack_dual(d).tangent, fwAD.unpack_dual(out).primal
+
+
+def case_jvp_wrong_formula_dtype(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t.to(torch.float64)
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        F.apply(d)
+
+
+def case_jvp_wrong_formula_shape(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return torch.ones(3)
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        F.apply(d)
+
+
+def case_jvp_non_tensor_args(torch):
+    fwAD = torch.autograd.forward_ad
+    seen = []
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, k, x, name):
+            return x * k
+
+        @staticmethod
+        def jvp(ctx, tk, tx, tname):
+            seen.append([tk, tname])
+            return tx * 3
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        out = F.apply(3, d, "a")
+        return seen, fwAD.unpack_dual(out).tangent
+
+
+def case_jvp_forward_no_op(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        out = F.apply(d)
+        return out is d, fwAD.unpack_dual(out).tangent
+
+
+def case_jvp_no_jvp(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        F.apply(d)
+
+
+def case_jvp_jvp_multiple_outputs(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2, t * 3
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        a, b = F.apply(d)
+        return fwAD.unpack_dual(a).tangent, fwAD.unpack_dual(b).tangent
+
+
+def case_jvp_jvp_wrong_count(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2, x * 3
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t * 2
+
+    with fwAD.dual_level():
+        d = fwAD.make_dual(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 1.0]))
+        F.apply(d)
+
+
+def case_jvp_save_for_forward_and_backward(torch):
+    fwAD = torch.autograd.forward_ad
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(y)
+            ctx.save_for_forward(x, y)
+            return x * y
+
+        @staticmethod
+        def jvp(ctx, tx, ty):
+            x, y = ctx.saved_tensors
+            return tx * y + ty * x
+
+        @staticmethod
+        def backward(ctx, g):
+            (y,) = ctx.saved_tensors
+            return g * y, None
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with fwAD.dual_level():
+        d = fwAD.make_dual(x, torch.tensor([1.0, 1.0]))
+        out = F.apply(d, torch.tensor([3.0, 4.0]))
+        t = fwAD.unpack_dual(out).tangent
+    out.sum().backward()
+    return t, x.grad
+
+
+def case_jvp_save_for_forward_non_tensor(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_forward(x, 3)
+            return x * 2
+
+        @staticmethod
+        def jvp(ctx, t):
+            return t
+
+    F.apply(torch.ones(2))
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -69,11 +69,12 @@ def apply(cls, *args, **kwargs):
     ctx.needs_input_grad = needs if record else (False,) * len(args)
     previous, state.grad_enabled = state.grad_enabled, False
     try:
-        if setup:
-            outputs = cls.forward(*args, **kwargs)
-            cls.setup_context(ctx, args, outputs)
-        else:
-            outputs = cls.forward(ctx, *args, **kwargs)
+        with forward_ad.paused():
+            if setup:
+                outputs = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, outputs)
+            else:
+                outputs = cls.forward(ctx, *args, **kwargs)
     finally:
         state.grad_enabled = previous
     single = not isinstance(outputs, tuple)

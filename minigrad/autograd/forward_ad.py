@@ -249,6 +249,7 @@ def propagate(fn_cls, ctx, args, outputs):
             out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
         else:
             out_tangents = _jvp_of_custom_function(fn_cls, ctx, args, tangents)
+            _check_custom_tangents(ctx, args, tangents, outputs, out_tangents)
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
             set_tangent(out, tangent)
@@ -281,6 +282,47 @@ def _jvp_of_custom_function(fn_cls, ctx, args, tangents):
     finally:
         ctx._in_jvp = False
     return result if isinstance(result, tuple) else (result,)
+
+
+def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents):
+    """PyTorch's checks of what a user's ``jvp`` returned."""
+    from minigrad.tensor import Tensor
+    if len(out_tangents) != len(outputs):
+        raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outputs)} but got {len(out_tangents)})")
+    bases = [a if a._base is None else a._base for a in args if isinstance(a, Tensor)]
+    for out, tangent in zip(outputs, out_tangents):
+        if not isinstance(out, Tensor) or tangent is None:
+            continue
+        dirty = next((i for i, a in enumerate(args) if a is out), None) \
+            if any(d is out for d in ctx._dirty) else None
+        if dirty is not None:
+            if tangents[dirty] is not None and tangent is not tangents[dirty]:
+                raise RuntimeError(
+                    "An inplace custom Function is not modifying the forward mode gradients "
+                    "inplace. If the forward is modifying an input inplace, then the jvp "
+                    "function must modify the corresponding gradient inplace.")
+        elif any(out._base is b for b in bases) and tangent._base is None:
+            raise RuntimeError("A custom Function's forward is returning a view (or an input "
+                               "as-is) but the jvp is not returning a view.")
+        if tangent.shape != out.shape:
+            raise RuntimeError("Trying to set a forward gradient that has a different size than "
+                               "that of the original Tensor, this is not supported. Tensor is of "
+                               f"size {list(out.shape)} while the given forward gradient is of "
+                               f"size {list(tangent.shape)}.")
+
+
+@contextlib.contextmanager
+def paused():
+    """A user's ``forward`` runs with forward-mode AD off, as in PyTorch: its ops (in-place
+    ones too) leave tangents alone; ``jvp`` computes them afterwards."""
+    global _active, _level
+    previous = _active, _level
+    _active, _level = False, None
+    try:
+        yield
+    finally:
+        _active, _level = previous
 
 
 def _jvp_by_double_backward(fn_cls, args, tangents, outputs):

@@ -38,6 +38,9 @@ class FunctionCtx:
 
     def save_for_forward(self, *tensors):
         """Keep tensors for ``jvp`` (forward-mode AD), which reads them as ``ctx.saved_tensors``."""
+        if not all(t is None or isinstance(t, _tensor_class()) for t in tensors):
+            raise AssertionError("save_for_forward expects all arguments to be tensors; you "
+                                 "should save non-tensors as attributes on ctx.")
         self._saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
