@@ -329,6 +329,192 @@ def case_allow_mutation_twice(torch):
         return n, a.grad, c
 
 
+def case_saved_after_backward(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    x = torch.ones(2, requires_grad=True)
+    y = F.apply(x)
+    y.sum().backward()
+    y.grad_fn.saved_tensors
+
+
+def case_saved_self_after_backward(torch):
+    x = torch.ones(2, requires_grad=True)
+    y = x.pow(2)
+    y.sum().backward()
+    y.grad_fn._saved_self
+
+
+def case_retain_grad_inplace_over_view(torch):
+    base = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    view = base[1:]
+    base.retain_grad()
+    view.retain_grad()
+    view.mul_(2)
+    (base * 3).sum().backward()
+    return base.grad, view.grad
+
+
+def case_retains_grad_inplace_multiple_outputs(torch):
+    t = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    a, b = t.clone().split(2)
+    a.retain_grad()
+    b.retain_grad()
+    a = a * 1
+    a.retain_grad()
+    a.mul_(2)
+    (a + b).sum().backward()
+    return a.grad, b.grad, t.grad
+
+
+def case_retain_grad_leaf_inplace(torch):
+    x = torch.ones(2, requires_grad=True)
+    y = x * 1
+    y.retain_grad()
+    y.add_(1)
+    y.retain_grad()
+    (y * y).sum().backward()
+    return y.grad
+
+
+def case_hook_then_inplace(torch):
+    x = torch.ones(2, requires_grad=True)
+    y = x * 2
+    log = []
+    y.register_hook(lambda g: log.append(g.tolist()))
+    y.mul_(3)
+    y.sum().backward()
+    return log, x.grad
+
+
+def case_saved_tensor_hooks_unpack_wrong(torch):
+    x = torch.ones(2, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: 5):
+        y = x * x
+    y.sum().backward()
+
+
+def case_saved_tensor_hooks_pack_grad_mode(torch):
+    x = torch.ones(2, requires_grad=True)
+    log = []
+
+    def pack(t):
+        log.append(torch.is_grad_enabled())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        y = x * x
+    return log
+
+
+def case_saved_tensor_hooks_unpack_grad_mode(torch):
+    x = torch.ones(2, requires_grad=True)
+    log = []
+
+    def unpack(t):
+        log.append(torch.is_grad_enabled())
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
+        y = x * x
+    y.sum().backward(create_graph=True)
+    y.grad_fn._saved_self
+    return log
+
+
+def case_raw_saved_hooks_output(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    log = []
+    y.grad_fn._raw_saved_result.register_hooks(
+        lambda t: (log.append(t.tolist()), t)[1], lambda t: t * 0 + 1
+    )
+    y.sum().backward()
+    return log, x.grad
+
+
+def case_increment_version_inplace_saved(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    torch.autograd.graph.increment_version(y)
+    y.sum().backward()
+    return x.grad
+
+
+def case_grad_edge_unused(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    e = torch.autograd.graph.get_gradient_edge(z)
+    return torch.autograd.grad((x * 2).sum(), [x, e], allow_unused=True)
+
+
+def case_grad_edge_unused_error(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    e = torch.autograd.graph.get_gradient_edge(z)
+    return torch.autograd.grad((x * 2).sum(), [x, e])
+
+
+def case_grad_edge_materialize(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    z = torch.tensor([1.0, 2.0], requires_grad=True)
+    e = torch.autograd.graph.get_gradient_edge(z)
+    return torch.autograd.grad((x * 2).sum(), [x, e], materialize_grads=True)
+
+
+def case_set_data_then_backward(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * x
+    x.data = torch.tensor([5.0, 6.0])
+    y.sum().backward()
+    return x.grad, x._version
+
+
+def case_grad_set_then_accumulate(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    g = torch.tensor([10.0, 10.0])
+    x.grad = g
+    (x * 2).sum().backward()
+    return x.grad is g, x.grad
+
+
+def case_output_nr_custom(torch):
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone(), x.clone()
+
+        @staticmethod
+        def backward(ctx, a, b):
+            return a + b
+
+    a, b = F.apply(torch.ones(2, requires_grad=True))
+    return a.output_nr, b.output_nr
+
+
+def case_node_name_custom_nested(torch):
+    class Outer:
+        class MyOp(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+    y = Outer.MyOp.apply(torch.ones(2, requires_grad=True))
+    return y.grad_fn.name(), type(y.grad_fn).__name__
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -123,6 +123,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if materialize_grads and any(isinstance(t, GradientEdge) for t in inputs):
+        raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                           "GradientEdge")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
                       "To accumulate gradient for other parts of the graph, please use "
