@@ -343,14 +343,14 @@ def case_saved_after_backward(torch):
     x = torch.ones(2, requires_grad=True)
     y = F.apply(x)
     y.sum().backward()
-    y.grad_fn.saved_tensors
+    return y.grad_fn.saved_tensors
 
 
 def case_saved_self_after_backward(torch):
     x = torch.ones(2, requires_grad=True)
     y = x.pow(2)
     y.sum().backward()
-    y.grad_fn._saved_self
+    return y.grad_fn._saved_self
 
 
 def case_retain_grad_inplace_over_view(torch):
@@ -411,7 +411,7 @@ def case_saved_tensor_hooks_pack_grad_mode(torch):
         return t
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        y = x * x
+        x * x
     return log
 
 
@@ -426,7 +426,7 @@ def case_saved_tensor_hooks_unpack_grad_mode(torch):
     with torch.autograd.graph.saved_tensors_hooks(lambda t: t, unpack):
         y = x * x
     y.sum().backward(create_graph=True)
-    y.grad_fn._saved_self
+    _ = y.grad_fn._saved_self
     return log
 
 
