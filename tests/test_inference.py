@@ -326,6 +326,30 @@ def case_view_as_mixed(torch):
     return a.is_inference(), a.requires_grad, b.is_inference(), b.requires_grad
 
 
+def case_view_in_mode_after_base_changed(torch):
+    a = torch.ones(1, 2, 3, requires_grad=True).clone()
+    with torch.inference_mode():
+        v = a.view(-1)
+    a.add_(2)
+    return v.grad_fn
+
+
+def case_view_in_mode_used_after_base_changed(torch):
+    a = torch.ones(3, requires_grad=True).clone()
+    with torch.inference_mode():
+        v = a.view(-1)
+    a[0:1].mul_(2)
+    return v * 2
+
+
+def case_view_in_mode_after_base_changed_no_grad(torch):
+    a = torch.ones(3).clone()
+    with torch.inference_mode():
+        v = a.view(-1)
+    a.add_(2)
+    return v.grad_fn, v
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

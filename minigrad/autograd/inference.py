@@ -7,6 +7,8 @@ made in inference mode of a normal tensor stays normal, but changing it in place
 grad mode on is an error (``views.py``).
 """
 
+import weakref
+
 from minigrad.grad_mode import state
 
 __all__ = ["is_inference", "check_inplace", "check_requires_grad", "mark_views", "records",
@@ -20,6 +22,12 @@ INPLACE_OUTSIDE = (
     "https://github.com/pytorch/rfcs/pull/17 for more details.")
 REQUIRES_GRAD_OUTSIDE = ("Setting requires_grad=True on inference tensor outside InferenceMode "
                          "is not allowed.")
+STALE_VIEW = (
+    "A view was created in inference mode and its base or another view of its base has been "
+    "modified inplace in normal mode. Given that this use case is ambiguous and error-prone, it "
+    "is forbidden. You can clarify your code by moving both the view and the inplace either both "
+    "inside the inference_mode block (if you don't want the inplace to be tracked) or both "
+    "outside (if you want the inplace to be tracked).")
 NOT_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
     "inference mode in computation tracked by autograd. To work around this, you can make a "
@@ -73,8 +81,36 @@ def mark_views(source, base, views):
         for view in views:
             view._inference = True
         return True
+    made = base.__dict__.get("_inference_views")
+    if made is None:
+        made = base.__dict__["_inference_views"] = weakref.WeakSet()
     for view in views:
         view.__dict__.pop("_inference", None)
         view._requires_grad = base._requires_grad
         view.__dict__["_creation_meta"] = "inference"
+        made.add(view)
     return False
+
+
+def base_changed(base, changed):
+    """After a recorded in-place change of ``base`` (or of its views ``changed``): the views
+    made of it in inference mode can no longer be used (their history would be ambiguous)."""
+    for view in list(base.__dict__.get("_inference_views", ())):
+        if not any(view is c for c in changed):
+            view.__class__ = _stale_view_class(type(view))
+
+
+def _stale_view_class(cls):
+    """A subclass whose ``grad_fn`` raises PyTorch's error (a view in that state has its class
+    switched: normal tensors pay nothing for the check)."""
+    stale = _STALE.get(cls)
+    if stale is None:
+        def grad_fn(self):
+            raise RuntimeError(STALE_VIEW)
+        stale = _STALE[cls] = type(cls.__name__, (cls,), {
+            "__slots__": (), "grad_fn": property(grad_fn), "__module__": cls.__module__,
+            "__qualname__": cls.__qualname__})
+    return stale
+
+
+_STALE = {}

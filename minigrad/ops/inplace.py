@@ -256,6 +256,8 @@ def _renew_views(base, *changed):
     made in grad mode (one that did not require grad as well: it does now) reads its values
     from the new base: its history becomes an ``AsStridedBackward0`` of the base (PyTorch
     regenerates it the same way, lazily)."""
+    if "_inference_views" in base.__dict__:
+        inference.base_changed(base, changed)
     views = set(base.__dict__.get("_views", ())).union(changed)
     for view in views:
         if not np.may_share_memory(view._data, base._data):
