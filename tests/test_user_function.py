@@ -1323,6 +1323,39 @@ def case_jvp_save_for_forward_non_tensor(torch):
     F.apply(torch.ones(2))
 
 
+def case_once_differentiable_error_node(torch):
+    once_differentiable = torch.autograd.function.once_differentiable
+
+    class F(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, t1, s, t2):
+            ctx.s = s
+            ctx.save_for_backward(t1, t2)
+            return t1 + s * t2 + t1 * t2
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            t1, t2 = ctx.saved_tensors
+            return g + g * t2, None, g * ctx.s + g * t1
+
+    def desc(fn):
+        if fn is None:
+            return "None"
+        return type(fn).__name__ + "(" + ", ".join(desc(n) for n, _ in fn.next_functions) + ")"
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = torch.tensor([3.0, 4.0], requires_grad=True)
+    out = F.apply(x, 2, y)
+    out.sum().backward(torch.ones((), requires_grad=True), create_graph=True)
+    result = [desc(x.grad.grad_fn), x.grad.grad_fn.next_functions[1][0].name(), x.grad]
+    try:
+        x.grad.sum().backward()
+    except RuntimeError as error:
+        result.append(str(error))
+    return result
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -26,7 +26,7 @@ from minigrad.autograd.node import Node, SavedTensor, _tensor_class
 from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
-           "once_differentiable"]
+           "once_differentiable", "Error"]
 
 
 class FunctionCtx:
@@ -414,16 +414,32 @@ ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked
                        "@once_differentiable")
 
 
-class DelayedError(Function):
-    """y = x, whose backward raises: marks results that cannot be differentiated again."""
+class Error(Node):
+    """The node ``once_differentiable`` puts behind the gradients it returns: differentiating
+    them again raises (PyTorch's ``DelayedError``)."""
 
-    @staticmethod
-    def forward(ctx, *tensors):
-        return tuple(t.detach() for t in tensors)
+    def __init__(self, message, values):
+        super().__init__()
+        self.message = message
+        edges, meta, outputs = [], [], []
+        for nr, value in enumerate(values):
+            if value is None:
+                edges.append(_NO_EDGE)
+                meta.append(((), None))
+                outputs.append(None)
+                continue
+            leaf = value.detach().requires_grad_()
+            edges.append((leaf._grad_accumulator(), 0))
+            meta.append((value._data.shape, value._data.dtype))
+            outputs.append(_tensor_class()._make(value._data, True, self, nr))
+        self.next_functions, self._output_meta = tuple(edges), tuple(meta)
+        self.outputs = tuple(outputs)
 
-    @staticmethod
-    def backward(ctx, *grads):
-        raise RuntimeError(ONCE_DIFFERENTIABLE)
+    def name(self):
+        return "minigrad::autograd::Error"
+
+    def apply(self, grad_outputs):
+        raise RuntimeError(self.message)
 
 
 def once_differentiable(backward):
@@ -455,9 +471,6 @@ def once_differentiable(backward):
                 isinstance(g, Tensor) and g._requires_grad for g in grads):
             return outputs
         single = not isinstance(outputs, tuple)
-        outputs = (outputs,) if single else outputs
-        present = [o for o in outputs if o is not None]
-        marked = iter(DelayedError.apply(*[o.detach().requires_grad_() for o in present]))
-        outputs = tuple(None if o is None else next(marked) for o in outputs)
+        outputs = Error(ONCE_DIFFERENTIABLE, (outputs,) if single else outputs).outputs
         return outputs[0] if single else outputs
     return wrapper
