@@ -407,7 +407,7 @@ class Tensor:
     def requires_grad(self, value):
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD_SETTER)
@@ -419,7 +419,7 @@ class Tensor:
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {type(requires_grad).__name__}")
-        if requires_grad and self.grad_fn is not None:
+        if requires_grad and self._grad_fn is not None:
             return self  # a non-leaf requires grad already (the setter would raise)
         if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD)
@@ -439,7 +439,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and self._grad is None and not self.retains_grad:
+        if self._grad_fn is not None and self._grad is None and not self.retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -466,7 +466,7 @@ class Tensor:
 
     @property
     def retains_grad(self):
-        fn = self.grad_fn
+        fn = self._grad_fn
         if fn is None or fn._retained is None:
             return False
         ref = fn._retained.get(self._output_nr)
@@ -476,26 +476,26 @@ class Tensor:
         """Keep ``.grad`` for this non-leaf tensor after backward (no-op on leaves)."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None:
+        if self._grad_fn is None:
             return
-        if self.grad_fn._retained is None:
-            self.grad_fn._retained = {}
-        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        if self._grad_fn._retained is None:
+            self._grad_fn._retained = {}
+        self._grad_fn._retained[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
         """``hook(grad) -> Tensor or None`` runs each time the gradient of this tensor is
         computed; a returned tensor replaces the gradient. Returns a removable handle."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
         return _add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs right after backward has accumulated into ``tensor.grad``."""
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
         if not self._requires_grad:
@@ -521,7 +521,7 @@ class Tensor:
         return out
 
     def detach_(self):
-        if self._base is not None and self.grad_fn is not None:
+        if self._base is not None and self._grad_fn is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self

@@ -103,8 +103,8 @@ def _link_inputs(ctx, args, Tensor):
             refs.append(weakref.ref(a))
             if not a._requires_grad:
                 edges.append(_NO_EDGE)
-            elif a.grad_fn is not None:
-                edges.append((a.grad_fn, a._output_nr))
+            elif a._grad_fn is not None:
+                edges.append((a._grad_fn, a._output_nr))
             else:
                 edges.append((a._grad_accumulator(), 0))
     ctx.next_functions = tuple(edges)
