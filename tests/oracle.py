@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-__all__ = ["Oracle", "to_plain", "assert_matches", "plain_equal", "ANSWERS_DIR"]
+__all__ = ["Oracle", "to_plain", "plain", "assert_matches", "plain_equal", "ANSWERS_DIR"]
 
 ANSWERS_DIR = Path(__file__).parent / "torch_answers"
 
@@ -59,6 +59,11 @@ def to_plain(value):
     if type(value).__name__ == "Size":
         return list(value)
     return repr(value)
+
+
+def plain(value):
+    """``to_plain`` as a reload from the store gives it (tuples become lists)."""
+    return json.loads(json.dumps(to_plain(value)))
 
 
 def plain_equal(a, b, rtol=0.0, atol=0.0):

@@ -6,6 +6,7 @@ import re
 import warnings
 
 import pytest
+from oracle import plain
 
 import minigrad
 
@@ -79,9 +80,9 @@ def _inputs(lib):
 
 
 @pytest.mark.parametrize("expr", EXPRESSIONS, ids=list(EXPRESSIONS))
-def test_flags_names_and_edges_match_torch(torch, expr):
+def test_flags_names_and_edges_match_torch(oracle, expr):
     fn = EXPRESSIONS[expr]
-    assert flags(fn(*_inputs(minigrad))) == flags(fn(*_inputs(torch)))
+    assert plain(flags(fn(*_inputs(minigrad)))) == oracle(lambda torch: flags(fn(*_inputs(torch))))
 
 
 def test_edge_table_from_the_notes():
@@ -113,13 +114,13 @@ def test_detach_shares_data_and_is_a_leaf():
     assert y.tolist() == [7.0, 4.0]
 
 
-def test_multi_output_edges_carry_the_output_number(torch):
+def test_multi_output_edges_carry_the_output_number(oracle):
     def run(lib):
         x = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
         a, b = x.chunk(2)
         out = b * a
         return [(type(n).__name__, nr) for n, nr in out.grad_fn.next_functions]
-    assert run(minigrad) == run(torch)
+    assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
 
 
 # ---------------------------------------------------------------- AccumulateGrad
@@ -361,9 +362,10 @@ SAVED_LOOKS = {
 
 
 @pytest.mark.parametrize("case", SAVED_LOOKS, ids=list(SAVED_LOOKS))
-def test_saved_values_look_like_torchs(torch, case):
+def test_saved_values_look_like_torchs(oracle, case):
     expr, attr = SAVED_LOOKS[case]
-    assert _saved_repr(minigrad, expr, attr) == _saved_repr(torch, expr, attr)
+    expected = oracle(lambda torch: _saved_repr(torch, expr, attr))
+    assert plain(_saved_repr(minigrad, expr, attr)) == expected
 
 
 def test_copy_backwards_name(torch):
@@ -377,10 +379,10 @@ def test_copy_backwards_name(torch):
     assert run(minigrad) == run(torch) == ("CopyBackwards", "minigrad::autograd::CopyBackwards")
 
 
-def test_copy_node_name_of_copy_(torch):
+def test_copy_node_name_of_copy_(oracle):
     def run(lib):
         x = lib.tensor([1.0, 2.0], requires_grad=True)
         y = lib.zeros(2).clone()
         y.copy_(x)
         return type(y.grad_fn).__name__, y.grad_fn.name().replace("torch::", "minigrad::")
-    assert run(minigrad) == run(torch)
+    assert plain(run(minigrad)) == oracle(lambda torch: run(torch))

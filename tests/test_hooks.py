@@ -5,6 +5,7 @@ import functools
 import warnings
 
 import pytest
+from oracle import plain
 
 import minigrad
 
@@ -93,8 +94,9 @@ TRACES = [(mul_chain, ("h",)), (fan_in, ("h", "a")), (leaf_twice, ()),
 
 
 @pytest.mark.parametrize("build,retain", TRACES, ids=[b.__name__ for b, _ in TRACES])
-def test_full_hook_trace_matches_torch(torch, build, retain):
-    assert full_trace(minigrad, build, retain) == full_trace(torch, build, retain)
+def test_full_hook_trace_matches_torch(oracle, build, retain):
+    expected = oracle(lambda torch: full_trace(torch, build, retain))
+    assert plain(full_trace(minigrad, build, retain)) == expected
 
 
 def test_documented_trace_order():
@@ -188,7 +190,7 @@ def test_leaf_hooks_run_in_registration_order(torch):
     assert run(minigrad) == run(torch) == 11.0
 
 
-def test_hooks_on_several_outputs_of_one_node_and_none_grads(torch):
+def test_hooks_on_several_outputs_of_one_node_and_none_grads(oracle):
     def run(lib):
         x = lib.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
         a, b = (x * 1).chunk(2)
@@ -198,7 +200,7 @@ def test_hooks_on_several_outputs_of_one_node_and_none_grads(torch):
         b.retain_grad()
         a.sum().backward()
         return log, values(x.grad), values(b.grad)
-    assert run(minigrad) == run(torch)
+    assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
 
 
 def test_leaf_hooks_fire_with_none_when_no_gradient_arrives(torch):
@@ -228,7 +230,7 @@ def test_post_accumulate_grad_hook_runs_in_the_grad_mode_of_the_pass(oracle):
     assert run(minigrad) == oracle(run)
 
 
-def test_hooks_registered_before_an_in_place_op_stay_on_the_old_node(torch):
+def test_hooks_registered_before_an_in_place_op_stay_on_the_old_node(oracle):
     def run(lib):
         x = lib.tensor([1.0, 1.0], requires_grad=True)
         y = x * 2
@@ -239,7 +241,7 @@ def test_hooks_registered_before_an_in_place_op_stay_on_the_old_node(torch):
         y.register_hook(lambda g: seen.append(("new", values(g))))
         y.sum().backward()
         return seen, values(x.grad), y.grad_fn is not old
-    assert run(minigrad) == run(torch)
+    assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
     assert run(minigrad)[0] == [("new", [1.0, 1.0]), ("old", [3.0, 3.0])]
 
 
@@ -293,11 +295,11 @@ HOOK_ERRORS = {
 
 
 @pytest.mark.parametrize("case", HOOK_ERRORS, ids=list(HOOK_ERRORS))
-def test_hook_errors_match_torch(torch, case):
+def test_hook_errors_match_torch(oracle, case):
     where, result = HOOK_ERRORS[case]
-    expected = _hook_error(torch, where, result)
+    expected = oracle(lambda torch: _hook_error(torch, where, result))
     assert expected is not None
-    assert _hook_error(minigrad, where, result) == expected
+    assert plain(_hook_error(minigrad, where, result)) == expected
 
 
 def test_hook_name_in_errors(torch):
@@ -373,8 +375,9 @@ INPUT_APIS = {
 
 
 @pytest.mark.parametrize("api", INPUT_APIS, ids=list(INPUT_APIS))
-def test_hooks_with_inputs_match_torch(torch, api):
-    assert inputs_trace(minigrad, INPUT_APIS[api]) == inputs_trace(torch, INPUT_APIS[api])
+def test_hooks_with_inputs_match_torch(oracle, api):
+    expected = oracle(lambda torch: inputs_trace(torch, INPUT_APIS[api]))
+    assert plain(inputs_trace(minigrad, INPUT_APIS[api])) == expected
 
 
 def test_grad_runs_tensor_hooks_of_inputs_but_not_their_accumulator():

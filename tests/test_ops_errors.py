@@ -4,6 +4,7 @@ choices where an op is not differentiable (ties in ``max(dim)``)."""
 
 import numpy as np
 import pytest
+from oracle import plain
 
 import minigrad
 
@@ -166,13 +167,10 @@ def test_error(name, fn, kind, message):
     assert str(info.value) == message
 
 
-@pytest.mark.torch
 @pytest.mark.parametrize("name, fn, kind, message", ERRORS, ids=IDS)
-def test_error_matches_torch(name, fn, kind, message, torch):
-    with pytest.raises(Exception) as info:
-        fn(torch)
-    assert type(info.value) is kind
-    assert str(info.value) == message
+def test_error_matches_torch(name, fn, kind, message, oracle):
+    """The texts written above are torch's own (checked against the stored or live answer)."""
+    assert oracle(fn) == {"error": kind.__name__, "message": message.split("\n", 1)[0]}
 
 
 def test_comparisons_never_require_grad():
@@ -193,16 +191,15 @@ def test_max_dim_returns_values_and_indices():
                             "grad_fn=<MaxBackward0>),\nindices=tensor([1, 0]))")
 
 
-@pytest.mark.torch
 @pytest.mark.parametrize("reduce", ["max", "min"])
-def test_dim_ties_send_the_gradient_to_the_first_index_like_torch(reduce, torch):
+def test_dim_ties_send_the_gradient_to_the_first_index_like_torch(reduce, oracle):
     """``max(dim)`` picks the first of equal values and gives it the whole gradient, whereas
     ``max()`` and ``amax`` split it evenly: what PyTorch does, not what finite differences say."""
     data = np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0], [0.0, 0.0, 0.0]])
-    grads = []
-    for lib in (minigrad, torch):
+    def run(lib):
         x = lib.tensor(data, requires_grad=True)
         values, indices = getattr(x, reduce)(1)
         (values * lib.tensor([1.0, 2.0, 3.0], dtype=lib.float64)).sum().backward()
-        grads.append((x.grad.tolist(), indices.tolist()))
+        return (x.grad.tolist(), indices.tolist())
+    grads = [plain(run(minigrad)), oracle(run)]
     assert grads[0] == grads[1]
