@@ -6,6 +6,8 @@ does it (compared through the oracle)."""
 import pytest
 from parity_programs import check, programs
 
+import minigrad
+
 
 def case_gradient_edge(torch):
     x = torch.tensor([1.0, 2.0], requires_grad=True)
@@ -518,3 +520,36 @@ def case_node_name_custom_nested(torch):
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
+
+
+PACKED_OPS = {
+    "div": lambda L, a, b: a / b,
+    "pow": lambda L, a, b: a**b,
+    "pow_scalar": lambda L, a, b: a**2,
+    "mm": lambda L, a, b: a @ b,
+    "bmm": lambda L, a, b: L.bmm(a[None], b[None]),
+    "mv": lambda L, a, b: L.mv(a, b[0]),
+    "dot": lambda L, a, b: L.dot(a[0], b[0]),
+    "addmm": lambda L, a, b: L.addmm(a, a, b),
+    "maximum": lambda L, a, b: L.maximum(a, b),
+    "minimum": lambda L, a, b: L.minimum(a, b),
+    "remainder": lambda L, a, b: a % b,
+    "exp_log_sigmoid": lambda L, a, b: a.exp().log().sigmoid().tanh(),
+    "softmax_mean_max": lambda L, a, b: (a.softmax(1).mean(), a.max(1), a.norm(), a.prod()),
+    "linear_mse": lambda L, a, b: L.nn.functional.mse_loss(L.nn.functional.linear(a, b), b),
+}
+
+
+@pytest.mark.parametrize("name", PACKED_OPS)
+def test_saved_tensors_packed_in_torch_order(name, oracle):
+    def run(lib):
+        log = []
+        a = lib.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+        b = lib.tensor([[5.0, 6.0], [7.0, 8.0]], requires_grad=True)
+        with lib.autograd.graph.saved_tensors_hooks(
+            lambda t: (log.append(round(float(t.sum().item()), 3)), t)[1], lambda t: t
+        ):
+            PACKED_OPS[name](lib, a, b)
+        return log
+
+    assert run(minigrad) == oracle(run)
