@@ -95,7 +95,7 @@ def run_all(quick=False, only=None):
         rows.append(_row(name, mem, "≤ 1.3× NumPy floor", "numpy floor", lambda r: r <= 1.3))
 
     for extra in ("benchmarks.bench_observe", "benchmarks.bench_render",
-                  "benchmarks.bench_stepper"):
+                  "benchmarks.bench_stepper", "benchmarks.bench_conv"):
         module = _optional(extra)
         if module is not None and hasattr(module, "rows") and want(extra):
             rows.extend(module.rows(quick=quick))

@@ -6,7 +6,7 @@ reported to observers, which ``minigrad.graph`` turns into snapshots and recordi
 
 import sys as _sys
 
-from minigrad import autograd, ops
+from minigrad import autograd, ops, random
 from minigrad._dtype import (
     bool,
     double,
@@ -39,19 +39,16 @@ from minigrad.autograd.anomaly_mode import (
 from minigrad.autograd.inference import is_inference
 from minigrad.autograd.warn_always import is_warn_always_enabled, set_warn_always
 from minigrad.factories import (
-    Generator,
     arange,
     as_tensor,
-    default_generator,
     empty,
     empty_like,
     eye,
     from_numpy,
     full,
     full_like,
-    initial_seed,
     linspace,
-    manual_seed,
+    normal,
     ones,
     ones_like,
     rand,
@@ -60,7 +57,7 @@ from minigrad.factories import (
     randint_like,
     randn,
     randn_like,
-    seed,
+    randperm,
     tensor,
     zeros,
     zeros_like,
@@ -74,6 +71,15 @@ from minigrad.grad_mode import (
     set_grad_enabled,
 )
 from minigrad.ops import *  # noqa: F403 - the function forms: minigrad.exp, minigrad.cat, ...
+from minigrad.random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from minigrad.tensor import Size, Tensor
 
 __version__ = "0.1.0"

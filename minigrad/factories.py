@@ -7,8 +7,9 @@ keep their own dtype (``tensor(np.array([1.]))`` is float64).
 
 ``tensor()`` copies its data; ``from_numpy()`` and ``as_tensor()`` of an ndarray share memory.
 
-NB: random numbers come from NumPy's generator, so ``manual_seed(0); rand(3)`` is reproducible
-but gives other values than PyTorch's.
+Random tensors (``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ...) draw from
+``minigrad.random``'s generator with PyTorch's CPU algorithms: after ``manual_seed(0)`` they
+hold PyTorch's values, bit for bit.
 """
 
 import itertools
@@ -18,13 +19,14 @@ import warnings
 
 import numpy as np
 
-from minigrad import _dtype
+from minigrad import _distributions, _dtype
+from minigrad.ops.sampling import generator_arg
 from minigrad.tensor import Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye",
            "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like",
-           "full_like", "empty_like", "rand_like", "randn_like", "randint_like", "manual_seed",
-           "initial_seed", "seed", "get_rng", "Generator", "default_generator"]
+           "full_like", "empty_like", "rand_like", "randn_like", "randint_like", "randperm",
+           "normal"]
 
 ONLY_FLOAT_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
 COPY_CONSTRUCT_WARNING = (
@@ -33,65 +35,6 @@ COPY_CONSTRUCT_WARNING = (
     "minigrad.tensor(sourceTensor).")
 _NUMPY_KINDS = "float64, float32, float16, int64, int32, int16, int8, uint64, uint32, uint16, " \
                "uint8, and bool"
-
-
-# ---------------------------------------------------------------------------- random numbers
-class Generator:
-    """A seeded source of random numbers (NumPy's PCG64 underneath).
-
-    Example:
-        >>> g = minigrad.Generator().manual_seed(3)
-        >>> minigrad.rand(2, generator=g).shape
-        minigrad.Size([2])
-    """
-
-    def __init__(self):
-        self.manual_seed(0)
-
-    def manual_seed(self, seed):
-        self._seed = int(seed)
-        self.rng = np.random.default_rng(self._seed)
-        return self
-
-    def initial_seed(self):
-        return self._seed
-
-    def seed(self):
-        self.manual_seed(np.random.SeedSequence().entropy % 2**63)
-        return self._seed
-
-
-default_generator = Generator()
-
-
-def manual_seed(seed):
-    """Seed the generator behind ``rand``, ``randn``, ``randint`` (and ``nn`` initialisation).
-
-    Example:
-        >>> _ = minigrad.manual_seed(0)
-        >>> a = minigrad.rand(3)
-        >>> _ = minigrad.manual_seed(0)
-        >>> bool((minigrad.rand(3) == a).all())
-        True
-    """
-    return default_generator.manual_seed(seed)
-
-
-def initial_seed():
-    return default_generator.initial_seed()
-
-
-def seed():
-    return default_generator.seed()
-
-
-def get_rng():
-    """The NumPy generator of the default ``Generator`` (for minigrad's own random code)."""
-    return default_generator.rng
-
-
-def _rng(generator):
-    return (generator or default_generator).rng
 
 
 # ---------------------------------------------------------------------------- data → ndarray
@@ -501,18 +444,81 @@ def _random_dtype(dtype, func, kernel):
     return dtype
 
 
+def _sample(shape, dtype, requires_grad, kernel, *params):
+    """A new tensor of ``shape`` filled by ``kernel(array, *params)``."""
+    values = np.empty(shape, dtype.numpy)
+    kernel(values, *params)
+    return _finish(values, requires_grad)
+
+
 def rand(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    """Uniform samples from [0, 1)."""
+    """Uniform samples from [0, 1), PyTorch's values for the same seed.
+
+    Example:
+        >>> _ = minigrad.manual_seed(0)
+        >>> minigrad.rand(2, 2)
+        tensor([[0.4963, 0.7682],
+                [0.0885, 0.1320]])
+    """
     shape = _size_arg(args, size, "rand")
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds")
-    return _finish(_rng(generator).random(shape).astype(dtype.numpy), requires_grad)
+    return _sample(shape, dtype, requires_grad, _distributions.uniform_, 0.0, 1.0,
+                   generator_arg(generator, "rand"))
 
 
 def randn(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
-    """Samples from the standard normal distribution."""
+    """Samples from the standard normal distribution, PyTorch's values for the same seed.
+
+    Example:
+        >>> _ = minigrad.manual_seed(0)
+        >>> minigrad.randn(3)
+        tensor([ 1.5410, -0.2934, -2.1788])
+    """
     shape = _size_arg(args, size, "randn")
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu")
-    return _finish(_rng(generator).standard_normal(shape).astype(dtype.numpy), requires_grad)
+    return _sample(shape, dtype, requires_grad, _distributions.normal_, 0.0, 1.0,
+                   generator_arg(generator, "randn"))
+
+
+def normal(mean, std, size=None, *, generator=None, dtype=None, device=None,
+           requires_grad=False):
+    """Samples from N(mean, std²): numbers with a ``size``, or tensors (one sample each).
+
+    Example:
+        >>> _ = minigrad.manual_seed(0)
+        >>> minigrad.normal(2.0, 0.5, size=(2,))
+        tensor([2.7705, 1.8533])
+    """
+    from minigrad.ops import sampling
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        return sampling.normal(mean, std, generator)
+    if size is None:
+        raise TypeError("normal() received an invalid combination of arguments - got (float, "
+                        "float), but expected (float mean, float std, tuple of ints size)")
+    if not std >= 0.0:
+        raise RuntimeError(sampling.NORMAL_STD.format(std))
+    shape = _size_arg((size,), None, "normal")
+    dtype = _random_dtype(dtype, "normal", "normal_kernel_cpu")
+    return _sample(shape, dtype, requires_grad, _distributions.normal_, mean, std,
+                   generator_arg(generator, "normal"))
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0 .. n-1 (PyTorch's Fisher–Yates and draws).
+
+    Example:
+        >>> _ = minigrad.manual_seed(0)
+        >>> minigrad.randperm(5)
+        tensor([4, 0, 1, 3, 2])
+    """
+    if not _is_int(n):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, not "
+                        f"{type(n).__name__}")
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    dtype = _dtype_arg(dtype, "randperm", _dtype.int64)
+    values = _distributions.randperm(int(n), generator_arg(generator, "randperm"))
+    return _finish(values.astype(dtype.numpy), requires_grad)
 
 
 def randint(*args, size=None, generator=None, dtype=None, device=None, requires_grad=False):
@@ -540,8 +546,8 @@ def randint(*args, size=None, generator=None, dtype=None, device=None, requires_
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
                            f">= to={high}")
     dtype = _dtype_arg(dtype, "randint", _dtype.int64)
-    values = _rng(generator).integers(int(low), int(high), size=shape)
-    return _finish(values.astype(dtype.numpy), requires_grad)
+    return _sample(shape, dtype, requires_grad, _distributions.random_from_to_, int(low),
+                   int(high), generator_arg(generator, "randint"))
 
 
 # ---------------------------------------------------------------------------- *_like
@@ -573,20 +579,22 @@ def full_like(input, fill_value, dtype=None, device=None, requires_grad=False): 
                 requires_grad=requires_grad)
 
 
-def rand_like(input, dtype=None, device=None, requires_grad=False):  # noqa: A002
+def rand_like(input, dtype=None, device=None, requires_grad=False, *,  # noqa: A002
+              generator=None):
     return rand(_like_input(input, "rand_like"), dtype=dtype or input.dtype,
-                requires_grad=requires_grad)
+                requires_grad=requires_grad, generator=generator)
 
 
-def randn_like(input, dtype=None, device=None, requires_grad=False):  # noqa: A002
+def randn_like(input, dtype=None, device=None, requires_grad=False, *,  # noqa: A002
+               generator=None):
     return randn(_like_input(input, "randn_like"), dtype=dtype or input.dtype,
-                 requires_grad=requires_grad)
+                 requires_grad=requires_grad, generator=generator)
 
 
 def randint_like(input, low=0, high=None, dtype=None, device=None,  # noqa: A002
-                 requires_grad=False):
+                 requires_grad=False, *, generator=None):
     """Random integers with the shape and dtype of ``input``: ``randint_like(t, high)``."""
     if high is None:
         low, high = 0, low
     return randint(low, high, _like_input(input, "randint_like"), dtype=dtype or input.dtype,
-                   requires_grad=requires_grad)
+                   requires_grad=requires_grad, generator=generator)

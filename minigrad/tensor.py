@@ -1013,6 +1013,45 @@ class Tensor:
     def trunc_(self):
         return ops.trunc_(self)
 
+    # ---------------------------------------------------------------- random, in place
+    def uniform_(self, from_=0.0, to=1.0, *, generator=None):
+        """Fill with U(from, to) samples (PyTorch's values for the same seed)."""
+        return ops.sampling.uniform_(self, from_, to, generator)
+
+    def normal_(self, mean=0.0, std=1.0, *, generator=None):
+        """Fill with N(mean, std²) samples (PyTorch's values for the same seed)."""
+        return ops.sampling.normal_(self, mean, std, generator)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 1 (probability ``p``, a number or tensor) or 0."""
+        return ops.sampling.bernoulli_(self, p, generator)
+
+    def random_(self, from_=None, to=None, *, generator=None):
+        """Fill with integers: ``random_()``, ``random_(to)`` or ``random_(from, to)``."""
+        return ops.sampling.random_(self, from_, to, generator)
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """Fill with Exp(λ) samples."""
+        return ops.sampling.exponential_(self, lambd, generator)
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        """Fill with Cauchy(median, σ) samples."""
+        return ops.sampling.cauchy_(self, median, sigma, generator)
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        """Fill with exp N(mean, std²) samples."""
+        return ops.sampling.log_normal_(self, mean, std, generator)
+
+    def geometric_(self, p, *, generator=None):
+        """Fill with the number of Bernoulli(p) trials up to the first success."""
+        return ops.sampling.geometric_(self, p, generator)
+
+    def bernoulli(self, p=None, *, generator=None):
+        return ops.sampling.bernoulli(self, p, generator=generator)
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        return ops.sampling.multinomial(self, num_samples, replacement, generator=generator)
+
     def __iadd__(self, other):
         return ops.add_(self, other)
 

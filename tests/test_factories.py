@@ -353,12 +353,11 @@ def test_manual_seed_makes_random_tensors_reproducible():
 
 
 def test_a_generator_is_independent_of_the_global_seed():
-    from minigrad.factories import Generator
-    g = Generator().manual_seed(7)
+    g = minigrad.Generator().manual_seed(7)
     a = minigrad.rand(3, generator=g).tolist()
     minigrad.manual_seed(0)
     minigrad.rand(5)
-    b = minigrad.rand(3, generator=Generator().manual_seed(7)).tolist()
+    b = minigrad.rand(3, generator=minigrad.Generator().manual_seed(7)).tolist()
     assert a == b
 
 

@@ -58,6 +58,8 @@ ANSWERS = {
     "10a": ('["zero_grad", "forward", "backward", "step"]',
             '["forward", "backward", "zero_grad", "step"]'),
     "10b": ("6", "3"),
+    "11a": ("[1, 8, 15, 15]", "[1, 8, 16, 16]"),
+    "11b": ("[[0, 1, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0], [1, 0, 0, 0]]", "[[0.25] * 4] * 4"),
 }
 
 
@@ -108,8 +110,8 @@ def _kernel_finds_the_project(monkeypatch):
     monkeypatch.setenv("MINIGRAD_VIZ_NO_BROWSER", "1")
 
 
-def test_there_are_ten_tutorials():
-    assert [p.name[:2] for p in NOTEBOOKS] == [f"{k:02d}" for k in range(1, 11)]
+def test_there_are_eleven_tutorials():
+    assert [p.name[:2] for p in NOTEBOOKS] == [f"{k:02d}" for k in range(1, 12)]
 
 
 def test_binder_opens_the_first_tutorial_with_the_project_installed():

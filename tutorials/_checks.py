@@ -463,3 +463,35 @@ def _check_10b(answer):
     if answer == 3:
         raise NotYet("each Linear layer has two parameter tensors.")
     raise NotYet("count the leaves that require grad: the parameters. ReLU has none.")
+
+
+@exercise("11a")
+def _check_11a(answer):
+    import minigrad as torch
+    truth = list(torch.nn.Conv2d(3, 8, 5, stride=2, padding=1)(torch.zeros(1, 3, 32, 32)).shape)
+    given = list(plain(answer)) if isinstance(plain(answer), (list, tuple)) else None
+    if given is None or len(given) != 4:
+        raise NotYet("give a list of four numbers: batch, channels, height, width.")
+    if given == truth:
+        return "(32 + 2·1 − 5) // 2 + 1 = 15 on each side, 8 output channels."
+    if given[:2] != truth[:2]:
+        raise NotYet("the batch stays 1 and there is one output channel per kernel (8).")
+    raise NotYet("apply the rule per side: ⌊(32 + 2·1 − 5) / 2⌋ + 1.")
+
+
+@exercise("11b")
+def _check_11b(answer):
+    import minigrad as torch
+    x = torch.tensor([[1.0, 5.0, 2.0, 0.0], [3.0, 2.0, 1.0, 4.0], [0.0, 1.0, 7.0, 2.0],
+                      [6.0, 2.0, 3.0, 3.0]]).view(1, 1, 4, 4).requires_grad_()
+    torch.nn.functional.max_pool2d(x, 2).sum().backward()
+    truth = x.grad[0, 0].tolist()
+    given = plain(answer)
+    if not (isinstance(given, (list, tuple)) and len(given) == 4
+            and all(isinstance(r, (list, tuple)) and len(r) == 4 for r in given)):
+        raise NotYet("give four rows of four numbers.")
+    if close(given, truth):
+        return "each 2×2 block sends its gradient 1 to its largest value (5, 4, 6 and 7)."
+    if close(given, [[0.25] * 4] * 4):
+        raise NotYet("that is average pooling; max pooling gives it all to one pixel.")
+    raise NotYet("in each 2×2 block, only the largest value gets the block's gradient, 1.")

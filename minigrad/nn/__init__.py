@@ -7,14 +7,26 @@ from minigrad.nn import functional, init
 from minigrad.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
 from minigrad.nn.batchnorm import BatchNorm1d
 from minigrad.nn.container import ModuleDict, ModuleList, Sequential
+from minigrad.nn.conv import (
+    Conv1d,
+    Conv2d,
+    Conv3d,
+    ConvTranspose1d,
+    ConvTranspose2d,
+    ConvTranspose3d,
+)
 from minigrad.nn.dropout import Dropout
 from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear
 from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from minigrad.nn.module import Module
 from minigrad.nn.parameter import Parameter
+from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax", "Dropout", "BatchNorm1d", "Embedding", "L1Loss", "MSELoss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init"]
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
+           "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+           "MaxPool1d", "MaxPool2d",
+           "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d"]

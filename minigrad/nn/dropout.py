@@ -24,7 +24,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):  # noqa: A002 - PyTorch's argument name
-        return F.dropout(input, self.p, self.training)
+        return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"

@@ -11,7 +11,15 @@ import warnings
 import numpy as np
 
 import minigrad
-from minigrad.factories import get_rng
+from minigrad.grad_mode import no_grad
+from minigrad.nn._conv_functional import (
+    conv1d,
+    conv2d,
+    conv3d,
+    conv_transpose1d,
+    conv_transpose2d,
+    conv_transpose3d,
+)
 from minigrad.nn._functions._reduce import reduction_code
 from minigrad.nn._functions.activation import LeakyRelu
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
@@ -23,12 +31,22 @@ from minigrad.nn._functions.loss import (
     NllLoss,
     NllLoss2d,
 )
+from minigrad.nn._pool_functional import (
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool2d,
+)
 from minigrad.ops.arithmetic import DivScalar
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax",
            "dropout", "batch_norm", "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss",
-           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "max_pool1d",
+           "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d"]
 
 
 # ---------------------------------------------------------------------- layers
@@ -114,19 +132,27 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     """Zero each element with probability ``p`` and scale the rest by 1/(1-p) (training only;
     the identity otherwise). The mask is a constant: the node is ``MulBackward0``.
 
+    The mask is PyTorch's: ``empty_like(input).bernoulli_(1 - p)``, divided by ``1 - p`` in
+    the input's dtype, so after ``manual_seed(s)`` the same elements are dropped as in PyTorch.
+
     Example:
         >>> F.dropout(minigrad.ones(4), p=0.5, training=False)
         tensor([1., 1., 1., 1.])
+        >>> _ = minigrad.manual_seed(0)
+        >>> F.dropout(minigrad.ones(6), p=0.5)
+        tensor([0., 0., 2., 0., 0., 0.])
     """
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
     if p == 0 or not training or input.numel() == 0:
         return input
-    dtype = input._data.dtype
     if p == 1:
-        return input * Tensor._make(np.zeros(input.shape, dtype))
-    keep = get_rng().random(input.shape) < 1 - p
-    return input * Tensor._make((keep / (1 - p)).astype(dtype))
+        mask = Tensor._make(np.zeros((), input._data.dtype))
+    else:
+        with no_grad():
+            mask = Tensor._make(np.empty_like(input._data)).bernoulli_(1 - p)
+            mask._data /= input._data.dtype.type(1 - p)
+    return input.mul_(mask) if inplace else input * mask
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa: A002

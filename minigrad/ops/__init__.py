@@ -14,4 +14,5 @@ from minigrad.ops.linalg import *  # noqa: F403
 from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
+from minigrad.ops.sampling import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
