@@ -2,6 +2,7 @@
 
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -155,3 +156,11 @@ def test_legend_command(tmp_path):
     assert done.returncode == 0, done.stderr
     assert ET.parse(tmp_path / "legend.svg").getroot() is not None
     assert "would open" in done.stderr
+
+
+def test_output_into_a_new_folder(tmp_path):
+    from viz.cli import main
+    target = tmp_path / "build" / "nested" / "first_graph.svg"
+    script = pathlib.Path(__file__).resolve().parents[1] / "tutorials" / "first_graph.py"
+    assert main(["render", str(script), "--var", "loss", "-o", str(target)]) == 0
+    assert target.read_text(encoding="utf-8").lstrip().startswith(("<?xml", "<svg", "<!--"))

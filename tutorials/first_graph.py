@@ -1,7 +1,7 @@
 """A first graph to draw from the shell (see the README):
 
-    minigrad-viz render tutorials/first_graph.py --var loss -o first_graph.svg
-    minigrad-viz render tutorials/first_graph.py --var loss --view forward --grads -o values.svg
+    minigrad-viz render tutorials/first_graph.py --var loss -o build/first_graph.svg
+    minigrad-viz render tutorials/first_graph.py --var loss --view forward --grads -o build/values.svg
 
 Swap the import for ``import torch`` and it runs unchanged under PyTorch.
 """

@@ -26,13 +26,13 @@ from viz.legend import legend
 
 __all__ = ["draw", "Drawing", "legend", "to_dot", "set_engine", "get_engine",
            "available_engines", "EngineNotFound", "RenderError", "Stepper", "StepperCanvas",
-           "LiveStepper", "Watcher", "watch", "save_html", "save_frames"]
+           "LiveStepper", "Watcher", "watch", "save_html", "save_frames", "save_animation"]
 
 # The stepper and its exports need ipywidgets/anywidget: they load on first use, so that
 # ``import viz`` (and the command line) works with the renderer alone.
 _LAZY = {"Stepper": "viz.stepper", "StepperCanvas": "viz.stepper", "LiveStepper": "viz.live",
          "Watcher": "viz.live", "watch": "viz.live", "save_html": "viz.export",
-         "save_frames": "viz.export"}
+         "save_frames": "viz.export", "save_animation": "viz.animation"}
 
 
 def __getattr__(name):

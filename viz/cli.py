@@ -4,6 +4,8 @@ Example:
     $ minigrad-viz render train.py --var loss -o graph.svg
     $ minigrad-viz render train.py --var loss --view forward -o values.png
     $ minigrad-viz render train.py --var loss --json -o graph.json
+    $ minigrad-viz step train.py --var loss -o backward.html
+    $ minigrad-viz step train.py --var loss -o backward.gif --granularity node
     $ minigrad-viz legend -o legend.svg
 
 The script runs as ``__main__`` (its prints go to stderr, so that ``-o -`` can write the
@@ -58,6 +60,25 @@ def build_parser():
     render.add_argument("--json", action="store_true",
                         help="write the snapshot as JSON instead of a picture")
     _common(render)
+    step = commands.add_parser(
+        "step", help="run a script, record the backward pass of one of its tensors and write "
+                     "a stepper page, an animation or one SVG per frame",
+        description="Run SCRIPT, take the tensor named by --var, record its backward pass and "
+                    "write it: .html (a stepper page that plays offline), .gif / .png / .apng "
+                    "/ .mp4 (an animation), or a folder (one SVG per frame).")
+    step.add_argument("script", help="the Python script to run (it runs as __main__)")
+    step.add_argument("--var", required=True, metavar="NAME",
+                      help="the variable that holds the tensor whose backward to step through")
+    step.add_argument("-o", "--output", metavar="PATH", default=None,
+                      help="where to write: .html, .gif, .png, .apng, .mp4, or a folder for "
+                           "SVG frames (default: <script>-<var>.html)")
+    step.add_argument("--granularity", choices=("event", "node", "hooks"), default=None,
+                      help="one frame per engine event, per node run or per hook (default: "
+                           "event for pages and folders, node for animations)")
+    step.add_argument("--theme", choices=("default", "mono", "classroom"), default="default")
+    step.add_argument("--duration", type=_positive, default=900, metavar="MS",
+                      help="milliseconds per frame of an animation (default 900)")
+    _common(step)
     legend = commands.add_parser("legend", help="draw the legend of the visual language")
     legend.add_argument("-o", "--output", metavar="FILE", default="legend.svg",
                         help="where to write (.svg, .png or .dot; default legend.svg)")
@@ -150,6 +171,29 @@ def _render(args):
     return _save(drawing, args.output or stem + ".svg")
 
 
+def _step(args):
+    from viz import animation, export
+    namespace = _run_script(args.script)
+    tensor = _tensor(namespace, args.var, args.script)
+    names = {k: v for k, v in namespace.items() if not k.startswith("_")}
+    output = args.output or f"{pathlib.Path(args.script).stem}-{args.var}.html"
+    suffix = pathlib.Path(output).suffix.lower()
+    options = dict(theme=args.theme, names=names)
+    if args.engine:
+        options["engine"] = args.engine
+    if suffix in animation.FORMATS:
+        animation.save_animation(tensor, output, granularity=args.granularity or "node",
+                                 duration_ms=args.duration, **options)
+    elif suffix in (".html", ".htm"):
+        export.save_html(tensor, output, granularity=args.granularity or "event", **options)
+    elif suffix == "" or output.endswith(("/", os.sep)):
+        export.save_frames(tensor, output, granularity=args.granularity or "event", **options)
+    else:
+        raise CliError(f"cannot write {suffix!r}: use .html, a folder, or one of "
+                       f"{', '.join(animation.FORMATS)}")
+    return output
+
+
 def _save(drawing, output):
     if output == "-":
         _write(drawing.svg().encode("utf-8"), "-")
@@ -163,11 +207,16 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     import viz
     try:
+        if args.output not in (None, "-"):  # e.g. -o build/graph.svg into a new folder
+            pathlib.Path(args.output).parent.mkdir(parents=True, exist_ok=True)
         if args.command == "legend":
             output = _save(viz.legend(engine=args.engine), args.output)
+        elif args.command == "step":
+            output = _step(args)
         else:
             output = _render(args)
-    except (CliError, viz.EngineNotFound, viz.RenderError, ValueError, OSError) as exc:
+    except (CliError, viz.EngineNotFound, viz.RenderError, ValueError, OSError,
+            ImportError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
     if args.open and output != "-":

@@ -86,16 +86,21 @@ def write_html(playback, path, title=None, granularity="event", frame=0):
     return path
 
 
+def frame_svgs(playback, granularity="event"):
+    """The still SVG of every frame of ``playback`` at ``granularity``, in order."""
+    for frame in range(playback.frame_count(granularity)):
+        yield playback.still(playback.event_at(granularity, frame))
+
+
 def write_frames(playback, directory, granularity="event"):
     """Write one SVG per frame of ``playback`` into ``directory``; returns the paths."""
     directory = pathlib.Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
-    count = playback.frame_count(granularity)
-    width = max(4, len(str(count)))
+    width = max(4, len(str(playback.frame_count(granularity))))
     paths = []
-    for frame in range(count):
+    for frame, svg in enumerate(frame_svgs(playback, granularity)):
         path = directory / f"frame-{frame + 1:0{width}d}.svg"
-        path.write_text(playback.still(playback.event_at(granularity, frame)), encoding="utf-8")
+        path.write_text(svg, encoding="utf-8")
         paths.append(path)
     return paths
 

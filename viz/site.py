@@ -3,8 +3,9 @@
 Each notebook ``NN_*.ipynb`` in the tutorials folder runs top to bottom in a fresh ``python3``
 kernel (nbclient, as the tests run them). Every code cell tagged ``export`` must end with a
 stepper; it is written with :func:`viz.export.save_html` as ``<notebook>.html`` (or
-``<notebook>-2.html``, … for a notebook's later steppers) with the notebook's title and the
-question it answers on top. ``index.html`` lists them all. The pages need no kernel, no
+``<notebook>-2.html``, … for a notebook's later steppers) with the notebook's title, the
+question it answers, the code of the cell being replayed and links to the previous and next
+pages on top. ``index.html`` lists them all. The pages need no kernel, no
 network and no CDN: open ``site/index.html`` from disk, or serve the folder
 (``python -m http.server -d site``).
 
@@ -22,7 +23,7 @@ import pathlib
 import re
 import sys
 
-__all__ = ["main", "build_site", "export_notebook", "notebook_intro"]
+__all__ = ["main", "build_site", "export_notebook", "notebook_intro", "highlight"]
 
 TAG = "export"
 PROJECT = pathlib.Path(__file__).resolve().parents[1]
@@ -88,8 +89,11 @@ def export_notebook(path, out_dir, theme="default", timeout=120):
 
     nb = nbformat.read(path, as_version=4)
     title, question = notebook_intro(nb)
-    client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                     resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=timeout, kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        # the kernel's start-up warnings (e.g. "running over TCP") are noise for a page build
+        extra_arguments=["--IPKernelApp.log_level=ERROR"])
     pages = []
     os.environ["PYTHONPATH"] = _kernel_env()
     with client.setup_kernel():
@@ -104,7 +108,7 @@ def export_notebook(path, out_dir, theme="default", timeout=120):
                 count=cell.execution_count, path=str(target.resolve()), title=page_title,
                 theme=theme))
             client.execute_cell(saver, index)
-            _add_intro(target, question)
+            _add_intro(target, question, cell.source)
             pages.append((target, title if number == 1 else f"{title} ({number})", question))
     return pages
 
@@ -126,17 +130,61 @@ del _mg_stepper
 """
 
 
-def _add_intro(page, question):
-    """Put the tutorial's question and a link back to the index under the page's title."""
+def highlight(code):
+    """Python source as escaped HTML, coloured by Pygments when it is installed.
+
+    Example:
+        >>> "&lt;" in highlight("a < b")
+        True
+    """
+    try:
+        from pygments import highlight as pygmentize
+        from pygments.formatters import HtmlFormatter
+        from pygments.lexers import PythonLexer
+    except ImportError:
+        return f"<pre>{html.escape(code, quote=False)}</pre>"
+    return pygmentize(code, PythonLexer(), HtmlFormatter(noclasses=True, nobackground=True))
+
+
+_NAV = '<nav class="mg-site-nav"><a href="index.html">← all tutorials</a></nav>\n'
+_STYLE = ("<style>.mg-site-nav{margin:.2em 0 .6em;display:flex;gap:1.5em;flex-wrap:wrap}"
+          ".mg-site-question{max-width:60em;line-height:1.45}"
+          ".mg-site-code{max-width:60em;margin:.4em 0 1em;border:1px solid #bbb;"
+          "border-left:4px solid #555;background:#f7f7f7;padding:.2em .8em;overflow-x:auto}"
+          ".mg-site-code pre{margin:.4em 0;font-size:13px;line-height:1.4}"
+          ".mg-site-code p{margin:.3em 0 0;font-size:90%;color:#333}</style>\n")
+
+
+def _add_intro(page, question, code=""):
+    """Put the question, the replayed cell's code and a link to the index under the title."""
     text = page.read_text(encoding="utf-8")
-    intro = ('<nav class="mg-site-nav"><a href="index.html">← all tutorials</a></nav>\n'
-             f'<p class="mg-site-question"><strong>The question:</strong> {_inline(question)}'
-             "</p>\n" if question else
-             '<nav class="mg-site-nav"><a href="index.html">← all tutorials</a></nav>\n')
+    intro = _NAV
+    if question:
+        intro += (f'<p class="mg-site-question"><strong>The question:</strong> '
+                  f"{_inline(question)}</p>\n")
+    if code.strip():
+        intro += ('<section class="mg-site-code" aria-label="the code being replayed">'
+                  "<p>The code this page replays:</p>\n" + highlight(code.strip()) +
+                  "</section>\n")
     text = text.replace("</h1>\n", "</h1>\n" + intro, 1)
-    style = ("<style>.mg-site-nav{margin:.2em 0 .6em}.mg-site-question{max-width:60em;"
-             "line-height:1.45}</style>\n")
-    page.write_text(text.replace("</head>", style + "</head>", 1), encoding="utf-8")
+    page.write_text(text.replace("</head>", _STYLE + "</head>", 1), encoding="utf-8")
+
+
+def _link_neighbours(entries):
+    """Give every page links to the previous and the next page, in the index's order."""
+    for k, (page, _, _) in enumerate(entries):
+        links = ['<a href="index.html">← all tutorials</a>']
+        if k > 0:
+            before = entries[k - 1]
+            links.insert(0, f'<a rel="prev" href="{html.escape(before[0].name)}">« '
+                            f"{_inline(before[1])}</a>")
+        if k + 1 < len(entries):
+            after = entries[k + 1]
+            links.append(f'<a rel="next" href="{html.escape(after[0].name)}">'
+                         f"{_inline(after[1])} »</a>")
+        nav = f'<nav class="mg-site-nav">{" ".join(links)}</nav>\n'
+        text = page.read_text(encoding="utf-8").replace(_NAV, nav, 1)
+        page.write_text(text, encoding="utf-8")
 
 
 def _index(out_dir, entries, theme):
@@ -154,9 +202,9 @@ def _index(out_dir, entries, theme):
         "li{margin:0 0 1.1em}li p{margin:.2em 0 0;color:#333}a{color:#003a99;font-weight:bold}"
         "\ncode{background:#f0f0f0;padding:0 .2em}\n</style>\n</head>\n<body>\n"
         "<h1>minigrad: the backward pass, step by step</h1>\n"
-        "<p>Each page replays a real backward pass of one tutorial, event by event: press "
-        "▶ or use the arrow keys. No installation, no network: everything is in the page."
-        "</p>\n"
+        "<p>Each page replays a real backward pass of one tutorial, event by event, under "
+        "the code that ran it: press ▶ or use the arrow keys (← →, Home, End). No "
+        "installation, no network: everything is in the page.</p>\n"
         f"<ol>\n{rows}\n</ol>\n</body>\n</html>\n")
     path = out_dir / "index.html"
     path.write_text(page, encoding="utf-8")
@@ -177,6 +225,7 @@ def build_site(tutorials, out_dir, theme="default", only=(), timeout=120, log=pr
         pages = export_notebook(path, out_dir, theme=theme, timeout=timeout)
         log(f"{path.name}: {len(pages)} page{'s' * (len(pages) != 1)}")
         entries.extend(pages)
+    _link_neighbours(entries)
     return _index(out_dir, entries, theme)
 
 

@@ -83,3 +83,10 @@ event = next(k for k, e in enumerate(rec.events) if e["kind"] == "saved_released
 save(viz.draw(rec, event=event, show_saved=True, grads=True, id_prefix="step"),
      "recording_step")
 save(viz.legend(id_prefix="legend"), "legend")
+
+# The README's opening animation: a backward pass, one node run per frame
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor([3.0, 4.0], requires_grad=True)
+loss = ((x * w) * x).sum()
+viz.save_animation(loss, OUT / "backward.gif", granularity="node", duration_ms=1400,
+                   last_ms=3000, scale=1.0, names={"x": x, "w": w, "loss": loss})

@@ -108,9 +108,17 @@ function startPage() {
   buttons.play.addEventListener("click", play);
   slider.addEventListener("input", () => go(Number(slider.value)));
   speed.addEventListener("change", () => { if (timer) { stop(); play(); } });
+  // Keys work before any click: on the page itself (the stepper handles them inside).
+  const pageKeys = { ArrowRight: () => model.get("frame") + 1,
+                     ArrowLeft: () => model.get("frame") - 1,
+                     Home: () => 0, End: () => count() - 1 };
   document.addEventListener("keydown", (event) => {
+    const onPage = event.target === document.body || event.target === document.documentElement;
     if (event.key === " " && event.target.tagName !== "BUTTON") {
       play();
+      event.preventDefault();
+    } else if (onPage && pageKeys[event.key] && !event.altKey && !event.ctrlKey) {
+      go(pageKeys[event.key]());
       event.preventDefault();
     }
   });
