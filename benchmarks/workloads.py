@@ -1,12 +1,15 @@
 """The workloads, each written once per library.
 
+The libraries: minigrad, PyTorch, micrograd, HIPS autograd (functional: ``grad(f)``) and
+mygrad (its tensors always track gradients; its ``backward`` clears the graph).
+
 Each ``make_<workload>(lib)`` returns a zero-argument callable that does one unit of work
 (forward + backward, or one SGD step), or None when the library cannot run it.
 """
 
 import numpy as np
 
-__all__ = ["scalar_chain", "micrograd_mlp", "wide_mlp", "numpy_wide_mlp"]
+__all__ = ["scalar_chain", "micrograd_mlp", "micrograd_mlp_steps", "wide_mlp", "numpy_wide_mlp"]
 
 
 # ------------------------------------------------------------------ (1) and (4) scalar chains
@@ -26,13 +29,35 @@ def scalar_chain(lib, n_ops):
             y.backward()
         return run
 
+    if lib.__name__ == "autograd":  # HIPS autograd: a function and its gradient
+        from autograd import grad
+
+        def chain(x):
+            y = x
+            for _ in range(n_ops // 2):
+                y = y * 0.999 + 0.001
+            return y
+        gradient = grad(chain)
+        return lambda: gradient(np.array(0.5, np.float32))
+
     def run():
-        x = lib.tensor(0.5, requires_grad=True)
+        x = _leaf(lib, np.array(0.5, np.float32))
         y = x
         for _ in range(n_ops // 2):
             y = y * 0.999 + 0.001
         y.backward()
     return run
+
+
+def _leaf(lib, array):
+    """A tensor that requires grad (mygrad's tensors always may)."""
+    if lib.__name__ == "mygrad":
+        return lib.tensor(array)
+    return lib.tensor(array, requires_grad=True)
+
+
+def _relu(lib, x):
+    return lib.nnet.relu(x) if lib.__name__ == "mygrad" else x.relu()
 
 
 # ------------------------------------------------------------------ (2) micrograd's demo
@@ -70,21 +95,32 @@ def micrograd_mlp(lib):
 
     rng = np.random.default_rng(0)
     sizes = [2, 16, 16, 1]
-    params = []
+    arrays = []
     for fan_in, fan_out in zip(sizes, sizes[1:]):
-        w = lib.tensor(rng.uniform(-1, 1, (fan_in, fan_out)).astype(np.float32),
-                       requires_grad=True)
-        b = lib.tensor(np.zeros(fan_out, np.float32), requires_grad=True)
-        params += [w, b]
-    x, y = lib.tensor(data), lib.tensor(labels).reshape(-1, 1)
+        arrays += [rng.uniform(-1, 1, (fan_in, fan_out)).astype(np.float32),
+                   np.zeros(fan_out, np.float32)]
+    if lib.__name__ == "autograd":
+        return _autograd_mlp(data, labels.reshape(-1, 1), arrays)
+    params = [_leaf(lib, a) for a in arrays]
+    x, y = lib.tensor(data), lib.tensor(labels.reshape(-1, 1))
 
-    def step():
+    def loss_of(params):
         h = x
         for i in range(0, len(params), 2):
             h = h @ params[i] + params[i + 1]
             if i < len(params) - 2:
-                h = h.relu()
-        loss = (1 - y * h).relu().mean() + 1e-4 * sum((p * p).sum() for p in params)
+                h = _relu(lib, h)
+        return _relu(lib, 1 - y * h).mean() + 1e-4 * sum((p * p).sum() for p in params)
+
+    if lib.__name__ == "mygrad":
+        def step():
+            loss_of(params).backward()
+            for i, p in enumerate(params):
+                params[i] = lib.tensor(p.data - 0.05 * p.grad)
+        return step
+
+    def step():
+        loss = loss_of(params)
         for p in params:
             p.grad = None
         loss.backward()
@@ -92,6 +128,37 @@ def micrograd_mlp(lib):
             for p in params:
                 p -= 0.05 * p.grad
     return step
+
+
+def _autograd_mlp(x, y, arrays):
+    import autograd.numpy as anp
+    from autograd import grad
+
+    def loss_of(params):
+        h = x
+        for i in range(0, len(params), 2):
+            h = anp.dot(h, params[i]) + params[i + 1]
+            if i < len(params) - 2:
+                h = anp.maximum(h, 0)
+        return anp.maximum(1 - y * h, 0).mean() + 1e-4 * sum((p * p).sum() for p in params)
+    gradient = grad(loss_of)
+    params = list(arrays)
+
+    def step():
+        grads = gradient(params)
+        for i, g in enumerate(grads):
+            params[i] = params[i] - np.float32(0.05) * g
+    return step
+
+
+def micrograd_mlp_steps(lib, steps=20):
+    """``steps`` SGD steps of ``micrograd_mlp``."""
+    step = micrograd_mlp(lib)
+
+    def run():
+        for _ in range(steps):
+            step()
+    return run
 
 
 # ------------------------------------------------------------------ (3) wide MLP
@@ -112,14 +179,25 @@ def _wide_data():
 def wide_mlp(lib):
     """Forward + backward of relu(x W1 + b1) W2 + b2, squared-error loss, batch 256, width 1024."""
     x, *weights = _wide_data()
+    if lib.__name__ == "autograd":
+        import autograd.numpy as anp
+        from autograd import grad
+
+        def loss_of(params):
+            w1, b1, w2, b2 = params
+            out = anp.dot(anp.maximum(anp.dot(x, w1) + b1, 0), w2) + b2
+            return (out * out).mean()
+        gradient = grad(loss_of)
+        return lambda: gradient(weights)
     x = lib.tensor(x)
-    w1, b1, w2, b2 = [lib.tensor(a, requires_grad=True) for a in weights]
+    w1, b1, w2, b2 = [_leaf(lib, a) for a in weights]
 
     def run():
-        out = (x @ w1 + b1).relu() @ w2 + b2
+        out = _relu(lib, x @ w1 + b1) @ w2 + b2
         loss = (out * out).mean()
-        for p in (w1, b1, w2, b2):
-            p.grad = None
+        if lib.__name__ != "mygrad":
+            for p in (w1, b1, w2, b2):
+                p.grad = None
         loss.backward()
     return run
 

@@ -10,10 +10,16 @@
 - ``set_grad_enabled(False)`` called as a plain function changes the mode at once.
 
 Results computed while grad mode is off are leaves with ``requires_grad=False``.
+
+As in PyTorch, every mode is per thread: a ``no_grad`` block or a backward pass in one thread
+leaves the others as they are, and a new thread starts with grad mode on. ``state`` holds the
+switches of the calling thread (one ``threading.local``); read them through the small functions
+below (``is_grad_enabled()``...), or ``state.<field>`` on a hot path.
 """
 
 import functools
 import inspect
+import threading
 import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
@@ -25,11 +31,25 @@ CLASS_DECORATION_WARNING = (
     "can directly decorate the `__init__` method and nothing else.")
 
 
-class _State:
-    """The global switches the rest of minigrad reads (``state.grad_enabled``)."""
+class _State(threading.local):
+    """The switches of the calling thread, which the rest of minigrad reads.
 
-    grad_enabled = True
-    inference = False
+    Fields: ``grad_enabled``, ``inference`` (grad modes); ``anomaly``, ``check_nan``,
+    ``anomaly_parent`` (anomaly mode, and the node the engine is running while it is on);
+    ``backward_pass`` (id of the backward pass running in this thread, or None),
+    ``engine_task`` (what ``will_execute`` consults); ``observers`` (the observers of this
+    thread's events, see ``minigrad.autograd.observe``).
+    """
+
+    def __init__(self):  # runs once in every thread that touches ``state``
+        self.grad_enabled = True
+        self.inference = False
+        self.anomaly = False
+        self.check_nan = True
+        self.anomaly_parent = None
+        self.backward_pass = None
+        self.engine_task = None
+        self.observers = []
 
 
 state = _State()

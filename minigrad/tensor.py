@@ -150,10 +150,19 @@ class Tensor:
         self._grad_fn = grad_fn
         self._output_nr = output_nr
         self._grad = None
-        self._version_counter = [0]
         self._base = None
         if _inference_blocks[0] and _grad_mode.state.inference:
             self._inference = True
+
+    def _array_for(self, dtype):
+        """The array a backward on arrays computes with, next to a gradient of ``dtype``."""
+        return self._data
+
+    def __getattr__(self, name):
+        if name == "_version_counter":  # made on first use: most tensors never need one
+            counter = self._version_counter = [0]
+            return counter
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     @classmethod
     def _make(cls, data, requires_grad=False, grad_fn=None, output_nr=0):
@@ -165,8 +174,7 @@ class Tensor:
         t._grad_fn = grad_fn
         t._output_nr = output_nr
         t._grad = None
-        t._version_counter = [0]
-        t._base = None
+        t._base = None  # (and _version_counter, made when first read: see __getattr__)
         if _inference_blocks[0] and _grad_mode.state.inference:  # an inference tensor
             t._inference = True
         return t

@@ -51,8 +51,7 @@ def oracle(request, _oracle_store):
 @pytest.fixture(autouse=True)
 def _restore_grad_mode():
     """Every test starts and ends with grad mode on and anomaly mode off."""
-    from minigrad.autograd import anomaly_mode
     from minigrad.grad_mode import state
     yield
     state.grad_enabled, state.inference = True, False
-    anomaly_mode.enabled, anomaly_mode.check_nan = False, True
+    state.anomaly, state.check_nan = False, True

@@ -9,6 +9,7 @@ in the order of the edges that made them ready) is tested on its own.
 import random
 import sys
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -308,3 +309,105 @@ def test_built_in_nodes_send_none_where_inputs_are_not_reached(torch):
     assert (log, x_grad, w_grad) == unneeded_edges(torch)
     assert log == [[None, [1.0, 2.0]], [[3.0, 4.0], None],  # MulBackward0
                    [[3.0, 3.0], [5.0, 5.0]], [[3.0, 3.0], [5.0, 5.0]]]  # ScaleBackward
+
+
+# ---------------------------------------------------------------------------- threads
+def _pause_in_backward(x, started, resume):
+    """A tensor hook that stops ``x``'s backward halfway until ``resume`` is set."""
+    def hook(grad):
+        started.set()
+        resume.wait(10)
+        return grad
+    x.register_hook(hook)
+
+
+def test_forward_in_one_thread_while_another_runs_backward():
+    import threading
+    started, resume = threading.Event(), threading.Event()
+    a = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = a * 3
+    _pause_in_backward(h, started, resume)
+    worker = threading.Thread(target=lambda: (h * h).sum().backward())
+    worker.start()
+    started.wait(10)
+    x = minigrad.tensor([1.0], requires_grad=True)
+    y = x * 2   # the other thread's backward runs with grad mode off: not this thread
+    seen = minigrad.is_grad_enabled(), y.requires_grad, y.grad_fn is not None
+    resume.set()
+    worker.join(10)
+    assert seen == (True, True, True)
+    np.testing.assert_allclose(a.grad.numpy(), 18 * np.array([1.0, 2.0]))
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph")
+def test_two_threads_run_backward_on_separate_graphs_at_once():
+    import threading
+    started = [threading.Event(), threading.Event()]
+    resume = threading.Event()
+    leaves = [minigrad.tensor([1.0, 2.0], requires_grad=True) for _ in range(2)]
+    results, errors = [None, None], []
+
+    def run(i):
+        try:
+            h = leaves[i] * (i + 2)
+            _pause_in_backward(h, started[i], resume)
+            (h * h).sum().backward(create_graph=(i == 0))
+            results[i] = leaves[i].grad
+        except BaseException as error:
+            errors.append(error)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for event in started:   # both passes are halfway at the same time
+        assert event.wait(10)
+    resume.set()
+    for t in threads:
+        t.join(10)
+    assert not errors
+    # 2·k²·x for k = 2, 3; only the pass with create_graph gives a grad with a history
+    np.testing.assert_allclose(results[0].detach().numpy(), 8 * np.array([1.0, 2.0]))
+    np.testing.assert_allclose(results[1].numpy(), 18 * np.array([1.0, 2.0]))
+    assert results[0].requires_grad and not results[1].requires_grad
+
+
+def test_record_collects_only_the_events_of_its_own_thread():
+    import threading
+
+    from minigrad.autograd.graph import record
+    started, resume = threading.Event(), threading.Event()
+    b = minigrad.tensor([3.0], requires_grad=True)
+    g = b * 5
+    _pause_in_backward(g, started, resume)
+    worker = threading.Thread(target=lambda: (g * 2).sum().backward())
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    with record(names={}) as rec:
+        worker.start()
+        started.wait(10)
+        (x * x).sum().backward()
+        resume.set()
+        worker.join(10)
+    starts = [e for e in rec.events if e["kind"] == "backward_started"]
+    created = [e for e in rec.events if e["kind"] == "node_created"]
+    assert len(starts) == 1 and len(created) == 2   # MulBackward0, SumBackward0 of this thread
+    assert b.grad.item() == 10.0
+
+
+# ---------------------------------------------------------------------------- backward on arrays
+def _arithmetic_grads(lib, create_graph):
+    """Gradients through the ops whose backward also runs on arrays (mul, div, sub, rsub,
+    neg), with numbers, mixed dtypes and a division by zero."""
+    x = lib.tensor([0.3, -1.7, 0.0], requires_grad=True)
+    w = lib.tensor([1.1, 0.25, 3.0], dtype=lib.float64, requires_grad=True)
+    y = ((x * 0.999 - 0.001) / 3 * w - (2.5 - x) / x).sum() + (-x * 7).sum()
+    grads = lib.autograd.grad(y, (x, w), create_graph=create_graph)
+    return [g.detach() for g in grads] + [g.requires_grad for g in grads]
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_backward_on_arrays_gives_torch_values_and_dtypes(oracle, create_graph):
+    from oracle import assert_matches
+    expected = oracle(lambda torch: _arithmetic_grads(torch, create_graph))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # 1/0 = inf silently, as in torch
+        got = _arithmetic_grads(minigrad, create_graph)
+    assert_matches(got, expected)

@@ -1,6 +1,7 @@
 """Grad modes as context managers, decorators and plain calls: each scenario runs with minigrad
 and with torch and must observe the same modes and flags."""
 
+import json
 import warnings
 
 import pytest
@@ -293,3 +294,152 @@ def test_each_decorated_call_gets_its_own_manager():
         assert depth(3) is True
         assert minigrad.is_grad_enabled() is False
     assert minigrad.is_grad_enabled() is True
+
+
+# ---------------------------------------------------------------------------- per thread
+# Each scenario runs a second thread that switches a mode while the calling thread looks on
+# (two events make the threads take turns), and returns what both threads saw.
+def _in_thread(body):
+    import threading
+    result, errors = {}, []
+
+    def run():
+        try:
+            body(result)
+        except BaseException as error:  # reported by the calling thread
+            errors.append(error)
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, result, errors
+
+
+def no_grad_in_another_thread(m):
+    import threading
+    entered, leave = threading.Event(), threading.Event()
+    x = m.ones(2, requires_grad=True)
+
+    def body(seen):
+        with m.no_grad():
+            seen["inside"] = modes(m)
+            entered.set()
+            leave.wait(10)
+    thread, seen, errors = _in_thread(body)
+    entered.wait(10)
+    here = modes(m), flags(x * 2)   # this thread keeps grad mode on
+    leave.set()
+    thread.join(10)
+    assert not errors
+    return seen["inside"], here, modes(m)
+
+
+def new_thread_starts_with_grad_mode_on(m):
+    def body(seen):
+        x = m.ones(2, requires_grad=True)
+        seen["modes"], seen["flags"] = modes(m), flags(x * 2)
+    with m.no_grad():
+        thread, seen, errors = _in_thread(body)
+        thread.join(10)
+        here = modes(m)
+    assert not errors
+    return seen["modes"], seen["flags"], here, modes(m)
+
+
+def overlapping_no_grad_blocks(m):
+    """Enter in this thread, enter in the other, leave here first, then there: both end on."""
+    import threading
+    entered, left = threading.Event(), threading.Event()
+
+    def body(seen):
+        with m.no_grad():
+            entered.set()
+            left.wait(10)
+        seen["after"] = modes(m)
+    with m.no_grad():
+        thread, seen, errors = _in_thread(body)
+        entered.wait(10)
+    left.set()
+    thread.join(10)
+    assert not errors
+    return seen["after"], modes(m)
+
+
+def set_grad_enabled_and_inference_mode_per_thread(m):
+    import threading
+    entered, leave = threading.Event(), threading.Event()
+
+    def body(seen):
+        m.set_grad_enabled(False)
+        with m.inference_mode():
+            seen["inside"] = modes(m)
+            entered.set()
+            leave.wait(10)
+        seen["after"] = modes(m)
+    thread, seen, errors = _in_thread(body)
+    entered.wait(10)
+    here = modes(m)
+    leave.set()
+    thread.join(10)
+    assert not errors
+    return seen["inside"], seen["after"], here, modes(m)
+
+
+THREAD_SCENARIOS = [no_grad_in_another_thread, new_thread_starts_with_grad_mode_on,
+                    overlapping_no_grad_blocks, set_grad_enabled_and_inference_mode_per_thread]
+
+
+@pytest.mark.parametrize("scenario", THREAD_SCENARIOS, ids=lambda s: s.__name__)
+def test_modes_are_per_thread_as_in_torch(oracle, scenario):
+    expected = oracle(lambda torch: scenario(torch))
+    got = scenario(minigrad)
+    assert json.loads(json.dumps(got)) == expected
+
+
+def test_anomaly_mode_is_per_thread():
+    import threading
+
+    from minigrad.autograd import anomaly_mode
+    entered, leave = threading.Event(), threading.Event()
+    seen = {}
+
+    def body():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with minigrad.autograd.detect_anomaly():
+                seen["inside"] = anomaly_mode.is_anomaly_enabled()
+                entered.set()
+                leave.wait(10)
+        seen["after"] = anomaly_mode.is_anomaly_enabled()
+    thread = threading.Thread(target=body)
+    thread.start()
+    entered.wait(10)
+    here = anomaly_mode.is_anomaly_enabled()
+    leave.set()
+    thread.join(10)
+    assert (seen["inside"], here, seen["after"]) == (True, False, False)
+
+
+def test_many_threads_switching_modes_never_leak():
+    """Threads toggling no_grad while others compute: no result loses requires_grad."""
+    import threading
+    x = minigrad.ones(3, requires_grad=True)
+    lost, stop = [], threading.Event()
+
+    def toggler():
+        while not stop.is_set():
+            with minigrad.no_grad():
+                (x * 2).sum()
+
+    def computer():
+        for _ in range(2000):
+            if not (x * 2).requires_grad:
+                lost.append(1)
+    togglers = [threading.Thread(target=toggler) for _ in range(2)]
+    computers = [threading.Thread(target=computer) for _ in range(2)]
+    for t in togglers + computers:
+        t.start()
+    for t in computers:
+        t.join(60)
+    stop.set()
+    for t in togglers:
+        t.join(60)
+    assert lost == [] and minigrad.is_grad_enabled()

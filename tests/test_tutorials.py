@@ -125,9 +125,10 @@ def test_binder_opens_the_first_tutorial_with_the_project_installed():
     assert "apputils-extension:announcements" in post_build
     assert os.access(binder / "postBuild", os.X_OK)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    badge = re.search(r"mybinder\.org/v2/gh/[^)\s]*urlpath=lab/tree/([^)\s]+)", readme)
-    assert badge and (ROOT / badge[1]).is_file() and badge[1] == NOTEBOOKS[0].relative_to(
+    opened = re.search(r"`binder/`[^`]*(?:`[^`]*`[^`]*)*?`lab/tree/([^`]+)`", readme)
+    assert opened and (ROOT / opened[1]).is_file() and opened[1] == NOTEBOOKS[0].relative_to(
         ROOT).as_posix()
+    assert "OWNER" not in readme  # every address and command runs as written
 
 
 def test_notebooks_match_their_text_form():

@@ -96,10 +96,10 @@ def test_snapshot_recording_and_tensor_agree(x):
     assert boxes(loss, names=names) == SEQUENTIAL
 
 
-def test_without_the_model_at_hand_boxes_keep_their_paths(x):
+def test_without_the_model_at_hand_boxes_keep_their_paths_and_classes(x):
     model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
-    text = snapshot(model(x).sum()).to_json()
-    assert boxes(text, names={}) == {"m-0": "module 0", "m-1": "module 1", "m-2": "module 2"}
+    text = snapshot(model(x).sum()).to_json()  # the snapshot's module calls know the classes
+    assert boxes(text, names={}) == SEQUENTIAL
 
 
 def test_expand_by_path_or_by_the_name_in_the_script(x):
@@ -124,17 +124,18 @@ def test_nested_sequential_boxes_the_leaves_and_expands_the_parent(x):
     assert boxes(rec, names=names, expand="0") == {"m-1": "1: Linear"}
 
 
-def test_a_model_without_submodules_is_one_box_named_by_its_class(x):
+def test_a_model_without_submodules_is_one_box_named_by_its_variable_or_class(x):
     lin = nn.Linear(2, 1)
     loss = lin(x).sum()
-    assert boxes(loss, names={"lin": lin}) == {"m-Linear": "Linear"}
-    with record(names={}) as rec:
+    assert boxes(loss, names={"lin": lin}) == {"m-lin": "lin (Linear)"}
+    with record(names={}) as rec:  # the recording was not told the variable's name
         lin(x).sum()
     assert boxes(rec, names={"lin": lin}) == {"m-Linear": "Linear"}
     assert boxes(rec, names={"lin": lin}, expand="lin") == {}
     for name in ("lin", "Linear"):
         assert boxes(loss, names={"lin": lin}, expand=name) == {}
-        assert clusters(loss, names={"lin": lin}, collapse="modules", expand=name) == ["Linear"]
+        assert clusters(loss, names={"lin": lin}, collapse="modules", expand=name) == \
+            ["lin (Linear)"]
 
 
 def test_an_empty_module_name_never_reaches_graphviz():
@@ -167,7 +168,7 @@ def test_parameter_names_with_the_models_variable_make_no_second_box(x):
     model = nn.Sequential(nn.Linear(2, 4), nn.ReLU(), nn.Linear(4, 1))
     loss = model(x).sum()
     snap = snapshot(loss, names={"model": model})  # model.0.weight, ...
-    assert boxes(snap, names={}) == {"m-0": "module 0", "m-1": "module 1", "m-2": "module 2"}
+    assert boxes(snap, names={}) == SEQUENTIAL
 
 
 @pytest.mark.skipif(not engines.available_engines(), reason="no Graphviz engine is installed")

@@ -165,8 +165,8 @@ def _render(args):
         return output
     drawing = viz.draw(tensor, view=args.view, values=args.values or None,
                        grads=args.grads or None, show_saved=args.show_saved,
-                       collapse="modules" if args.collapse else None,
-                       max_nodes=args.max_nodes, legend=args.legend, names=names,
+                       collapse="modules" if args.collapse else "auto",
+                       max_nodes=args.max_nodes or "auto", legend=args.legend, names=names,
                        engine=args.engine)
     return _save(drawing, args.output or stem + ".svg")
 

@@ -20,7 +20,7 @@ from viz.scene import Item, Line, Link
 from viz.text import clean, plural
 
 __all__ = ["guess_modules", "align_modules", "collapse_modules", "limit_nodes", "split_shared",
-           "module_title", "relative_module", "box_id"]
+           "module_title", "relative_module", "box_id", "reroute", "nearest_part"]
 
 SHARED_USES = 3  # an AccumulateGrad fed by this many nodes counts as a shared parameter
 
@@ -35,7 +35,7 @@ def module_title(name, class_name=""):
     """
     numbered = name.rsplit(".", 1)[-1].isdigit()
     if not class_name or class_name == name:
-        return f"module {name}" if numbered else name
+        return name
     if numbered:
         return f"{name}: {class_name}"
     return f"{name} ({class_name})"
@@ -205,10 +205,11 @@ def collapse_modules(scene, which="modules", expand=(), classes=None, rename=Non
             if any(flag in m.flags for m in members):
                 box.flags.add(flag)
         scene.items[box.id] = box
+        scene.members[box.id] = [m.id for m in members]
     links = scene.links
     scene.remove(where)
     scene.links = []
-    _reroute(scene, links, where)
+    reroute(scene, links, where)
 
 
 def _absorb(scene):
@@ -232,7 +233,7 @@ def _absorb(scene):
             item.group = owner.group
 
 
-def _reroute(scene, links, where):
+def reroute(scene, links, where):
     """Point links that leave a collapsed module at its box; drop duplicates and inner links."""
     seen = set()
     for link in links:
@@ -312,3 +313,36 @@ def _nearest(scene, count):
                 seen.add(other)
                 queue.append(other)
     return set(keep)
+
+
+def nearest_part(snap, count):
+    """A copy of the snapshot dict ``snap`` cut to the ``count`` nodes nearest its roots (in
+    breadth-first order along ``next`` edges), with their tensors, constants and edges: a
+    20,000-node graph is not turned into a scene of 40,000 items to draw 400 of them."""
+    nodes = {n["id"]: n for n in snap.get("nodes") or ()}
+    tensors = {t["id"]: t for t in snap.get("tensors") or ()}
+    edges = snap.get("edges") or ()
+    out = {}
+    for edge in edges:
+        if edge.get("kind") == "next":
+            out.setdefault(edge["source"], []).append(edge["target"])
+    queue = deque(tensors[r]["grad_fn"] for r in snap.get("roots") or ()
+                  if r in tensors and tensors[r].get("grad_fn") in nodes)
+    keep = set(queue)
+    while queue and len(keep) < count:
+        for target in out.get(queue.popleft(), ()):
+            if target not in keep and target in nodes:
+                keep.add(target)
+                queue.append(target)
+    kept_edges = [e for e in edges if e.get("source") in keep or e.get("target") in keep]
+    ends = {e.get("source") for e in kept_edges} | {e.get("target") for e in kept_edges}
+    kept_tensors = [t for t in tensors.values() if t["id"] in ends or t["id"] in
+                    (snap.get("roots") or ()) or t.get("grad_fn") in keep]
+    tids = {t["id"] for t in kept_tensors}
+    nids = keep | {e.get("target") for e in kept_edges if e.get("target") in nodes}
+    part = dict(snap, nodes=[n for n in nodes.values() if n["id"] in nids],
+                tensors=kept_tensors, constants=[c for c in snap.get("constants") or ()
+                                                 if c.get("node") in keep])
+    ok = nids | tids | {c["id"] for c in part["constants"]}
+    part["edges"] = [e for e in kept_edges if e.get("source") in ok and e.get("target") in ok]
+    return part

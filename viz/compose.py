@@ -10,11 +10,13 @@ Example:
 
 import copy
 
+from viz.calls import collapse_calls, has_calls
 from viz.collapse import (
     align_modules,
     collapse_modules,
     guess_modules,
     limit_nodes,
+    nearest_part,
     relative_module,
     split_shared,
 )
@@ -23,9 +25,13 @@ from viz.scene import Line
 from viz.text import clean, plural, wrap
 from viz.views import Options, backward_scene, forward_scene
 
-__all__ = ["build_scene", "apply_state", "BIG"]
+__all__ = ["build_scene", "apply_state", "BIG", "AUTO_LIMIT", "AUTO_NODES"]
 
 BIG = 120  # from this many elements on, shared parameters get one reference box per use
+# Above AUTO_LIMIT elements the default picture shows module calls, else (or if still too
+# big) the AUTO_NODES elements nearest the output: Graphviz's time explodes beyond it
+# (benchmarks/bench_layout.py measures where).
+AUTO_LIMIT, AUTO_NODES = 600, 400
 ERROR_WIDTH, ERROR_LINES = 44, 6  # the error message pinned to a node: wrapped, then cut
 
 
@@ -156,29 +162,69 @@ def _resolve(g, wanted):
     return ids
 
 
+def _collapse(scene, g, obj, names, collapse, expand, depth):
+    if has_calls(g):
+        collapse_calls(scene, g, collapse, expand, depth, models_in(names)[1])
+        return
+    classes, rename = _assign_groups(scene, g, obj, names)
+    collapse_modules(scene, collapse, expand, classes, rename)
+
+
+def _elements(scene):
+    return sum(1 for item in scene.items.values() if item.kind != "legend")
+
+
+def _auto_collapse(scene, g, obj, names, expand, depth):
+    """The default for a graph too big to lay out: its module calls, with a note."""
+    total = len(g.nodes)
+    if _elements(scene) > AUTO_LIMIT and has_calls(g):
+        _collapse(scene, g, obj, names, "modules", expand, depth)
+        scene.note = f"{total:,} nodes: showing module calls; pass collapse=None for every node"
+
+
+def _auto_limit(scene, total):
+    """The default for a graph still too big: its part nearest the output, with a note."""
+    if _elements(scene) > AUTO_LIMIT:
+        limit_nodes(scene, AUTO_NODES)
+        scene.note = (f"{total:,} nodes: showing the {AUTO_NODES:,} elements nearest "
+                      "the output; pass max_nodes=None for every node")
+        more = scene.items.get("more")
+        if more is not None:  # count what the cut before the scene left out, too
+            hidden = total - sum(1 for i in scene.items.values() if i.kind in ("fn", "acc"))
+            more.lines[0].text = f"\N{HORIZONTAL ELLIPSIS} {plural(hidden, 'more node')}"
+            more.title = f"{plural(hidden, 'more node')} not drawn (max_nodes)"
+
+
 def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
-                legend=False, highlight=(), collapse=None, expand=(), max_nodes=None,
-                names=None, event=None):
+                legend=False, highlight=(), collapse="auto", expand=(), max_nodes="auto",
+                names=None, event=None, collapse_depth=None):
     """The :class:`~viz.scene.Scene` that :func:`viz.draw` writes; see there for the options."""
     snap, state = load(obj, names=names, event=event)
     if state is not None:
         snap = _patch_with_state(snap, state)
     g = GraphData(snap)
+    total = len(g.nodes)
+    if collapse == "auto" and max_nodes == "auto" and total > 4 * AUTO_LIMIT and \
+            not has_calls(g):  # most of it will not be drawn: do not build it
+        g = GraphData(nearest_part(snap, 2 * AUTO_NODES))
     opts = Options(view, values, grads, show_saved)
     scene = backward_scene(g, opts) if view == "backward" else forward_scene(g, opts)
     if state is not None:
         apply_state(scene, state)
     for item_id in _resolve(g, highlight):
         scene.mark(item_id, "highlight")
-    if collapse is not None:
-        classes, rename = _assign_groups(scene, g, obj, names)
-        collapse_modules(scene, collapse, expand, classes, rename)
+    if collapse not in (None, "auto"):
+        _collapse(scene, g, obj, names, collapse, expand, collapse_depth)
     else:
         for item in scene.items.values():
             item.group = None
-    if len(scene.items) > BIG:
+    if collapse == "auto":
+        _auto_collapse(scene, g, obj, names, expand, collapse_depth)
+    if len(scene.items) > BIG and not scene.members:
         split_shared(scene)
-    if max_nodes is not None:
+    if max_nodes == "auto" and collapse is not None:
+        _auto_limit(scene, total)
+    elif max_nodes not in (None, "auto"):
         limit_nodes(scene, max_nodes)
     if legend:
         from viz.legend import add_legend

@@ -1,11 +1,11 @@
 """Reading minigrad's graph data: what the user passed → a snapshot dict and an optional state.
 
 This is the only module of ``viz`` that imports ``minigrad``, and it uses only the public graph
-API (``minigrad.autograd.graph.snapshot`` and the ``to_dict()`` / ``state_at()`` of snapshots and
-recordings) plus ``minigrad.Tensor`` as a type, and the public ``named_modules()`` of the models
-among the caller's variables (for the class names of module boxes). Everything after this module
-works on the plain data described in docs/graph-data.md, so it can be tested with hand-written
-dicts.
+API (``minigrad.autograd.graph.snapshot`` / ``snapshot_data`` and the ``to_dict()`` /
+``state_at()`` of snapshots and recordings) plus ``minigrad.Tensor`` as a type, and the
+public ``named_modules()`` of the models among the caller's variables (for the class names of
+module boxes). Everything after this module works on the plain data described in
+docs/graph-data.md, so it can be tested with hand-written dicts.
 """
 
 import inspect
@@ -48,6 +48,8 @@ def _snapshot_of(tensors, names):
         raise RuntimeError("minigrad.autograd.graph.snapshot() is not available in this "
                            "version of minigrad; pass a snapshot dict instead")
     kwargs = {"names": names} if names else {}
+    if hasattr(graph, "snapshot_data"):  # the same dict, without a defensive copy
+        return graph.snapshot_data(*tensors, **kwargs)
     return graph.snapshot(*tensors, **kwargs).to_dict()
 
 

@@ -160,8 +160,10 @@ def write_dot(scene, prefix="mg", theme=None, html=True):
     ]
     if len(scene.items) > BIG_LAYOUT:
         head.append("  graph [mclimit=0.3 nslimit=2];  // big graph: bound the layout work")
-    if scene.caption:
-        head.append(f"  graph [label={quote(scene.caption)} labelloc=b labeljust=l];")
+    if scene.caption or scene.note:
+        where = "b" if scene.caption else "t"
+        text = " \N{EM DASH} ".join(t for t in (scene.note, scene.caption) if t)
+        head.append(f"  graph [label={quote(text)} labelloc={where} labeljust=l];")
     body = _clusters(scene, prefix, p, html)
     body += [_edge_stmt(link, scene.items, prefix, p) for link in scene.links]
     return "\n".join(head + body + ["}"]) + "\n"

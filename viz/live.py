@@ -134,6 +134,7 @@ class Watcher:
 
     def __init__(self, namespace, view="forward", shell=None, **draw_options):
         self.namespace, self.shell = namespace, shell
+        draw_options.setdefault("collapse", "modules")  # a model's layers: one box per call
         self.options = dict(draw_options, view=view)
         self.handle = None
         self.drawing = None
@@ -187,7 +188,9 @@ def watch(namespace=None, view="forward", **draw_options):
     """Watch the graph grow: after every notebook cell, redraw the graph of its tensors.
 
     The drawing appears under the cell that called ``watch()`` and is updated in place (the
-    forward view by default: values flowing into ops). ``stop()`` the returned
+    forward view by default: values flowing into ops; each ``nn.Module`` call as one box,
+    unless ``collapse=None``). Only the last graph is kept: a training loop of any length
+    watched this way keeps its memory flat. ``stop()`` the returned
     :class:`Watcher` to end it; outside IPython, call its ``update()`` yourself.
 
     Example:

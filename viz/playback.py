@@ -21,15 +21,17 @@ import uuid
 
 from viz import engines
 from viz._svg import inline
+from viz.boxes import merge_boxes
 from viz.data import is_tensor
 from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
-__all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS"]
+__all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS", "NODE_FRAMES"]
 
 THEMES = ("default", "mono", "classroom")
 NODESEP, RANKSEP = 0.8, 0.4  # inches between boxes (a plain drawing has 0.3, 0.35)
+NODE_FRAMES = 2000  # above this many events a stepper plays node by node by default
 SPEEDS = {"slow": 1500, "normal": 700, "fast": 250, "fastest": 60}  # ms per frame when playing
 
 
@@ -92,7 +94,11 @@ class Playback:
         self.source = _spaced(self.drawing.source)
         scene = self.drawing.scene
         drawn = set(scene.items) | {link.id for link in scene.links}
+        drawn.update(m for ids in scene.members.values() for m in ids)
         self.data = build_frames(recording, drawn)
+        if scene.members:  # a box takes the combined state of the ops inside it
+            names = {n["id"]: n["name"] for n in recording.snapshot.to_dict()["nodes"]}
+            merge_boxes(self.data, scene.members, names)
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)
@@ -108,6 +114,12 @@ class Playback:
         self.svg = widen(inline(self.raw, self.prefix), self.data["places"], self.data["notes"])
         if renames is not None:
             self.svg = covering(like.svg, self.svg)
+
+    @property
+    def granularity(self):
+        """The granularity a stepper starts with: ``"event"``, or ``"node"`` for a pass of
+        more than NODE_FRAMES events (thousands of steps nobody clicks through)."""
+        return "node" if self.count > NODE_FRAMES else "event"
 
     @property
     def engine_name(self):

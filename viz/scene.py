@@ -58,6 +58,8 @@ class Scene:
     rankdir: str = "TB"
     caption: str = ""
     groups: dict = field(default_factory=dict)  # group name -> cluster label (expanded modules)
+    members: dict = field(default_factory=dict)  # box id -> the ids of the items it stands for
+    note: str = ""  # what was left out of the picture and how to see it all (drawn on top)
 
     def add(self, item):
         """Add ``item`` (first one wins when an id repeats) and return the stored one."""

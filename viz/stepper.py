@@ -48,7 +48,9 @@ class Stepper(widgets.VBox):
         target: a ``Recording``; or a tensor (its ``backward()`` is run and recorded, with
             ``gradient`` and ``retain_graph``); or a callable that builds a graph and calls
             backward (it may return ``locals()`` to name the tensors).
-        granularity: ``"event"`` (every event), ``"node"`` (one frame per node) or ``"hooks"``.
+        granularity: ``"event"`` (every event), ``"node"`` (one frame per node) or ``"hooks"``;
+            by default ``"event"``, or ``"node"`` for a pass of more than
+            ``viz.playback.NODE_FRAMES`` events.
         gradient, retain_graph: passed to ``backward()`` when ``target`` is a tensor.
         theme: ``"default"``, ``"mono"`` (greyscale) or ``"classroom"`` (large, high contrast).
         names: ``{name: tensor}`` for labels (default: the caller's variables).
@@ -68,7 +70,7 @@ class Stepper(widgets.VBox):
         5
     """
 
-    def __init__(self, target, granularity="event", gradient=None, retain_graph=None,
+    def __init__(self, target, granularity=None, gradient=None, retain_graph=None,
                  theme="default", names=None, **draw_options):
         if names is None and not hasattr(target, "state_at"):
             names = caller_names(frame_of_caller(2))
@@ -77,6 +79,8 @@ class Stepper(widgets.VBox):
         if target is not None:
             self.playback = Playback(record_target(target, gradient, retain_graph, names),
                                      **self._options)
+        if granularity is None:  # a big pass plays node by node (see Playback.granularity)
+            granularity = "event" if self.playback is None else self.playback.granularity
         self.canvas = StepperCanvas(theme=theme if isinstance(theme, str) else "default",
                                     granularity=granularity)
         self._build_controls(granularity)

@@ -32,12 +32,16 @@ class Captioner:
         self.starts = {e["pass"]: e for e in events if e["kind"] == "backward_started"}
         self.cache = {}
 
-    def __call__(self, i):
+    def __call__(self, i, ready=None):
+        """The caption of event ``i``; ``ready``: the ready queue after it (for node_ready)."""
         text = self.cache.get(i)
         if text is None:
             event = self.events[i]
             method = getattr(self, "_" + event["kind"], None)
-            text = method(event) if method else self._other(event)
+            if event["kind"] == "node_ready":
+                text = self._node_ready(event, ready)
+            else:
+                text = method(event) if method else self._other(event)
             if text.endswith(".."):  # a value such as ``1.`` ends the sentence
                 text = text[:-1]
             self.cache[i] = text
@@ -124,8 +128,8 @@ class Captioner:
                 text += f" {unneeded} of them {verb} not needed for the requested inputs."
         return text
 
-    def _node_ready(self, event):
-        queue = _join(self.node(n) for n in event["queue"])
+    def _node_ready(self, event, ready):
+        queue = _join(self.node(n) for n in event.get("queue", ready or ()))
         return f"{self.node(event['node'])} is ready: every gradient it waits for has " \
                f"arrived. Ready queue: {queue}."
 

@@ -6,6 +6,7 @@ about it (its structure), so that the final snapshot can describe nodes that die
 recording ended. Nothing here keeps a tensor or a node alive.
 """
 
+import bisect
 import operator
 import os
 import sys
@@ -17,6 +18,7 @@ from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
 from minigrad.autograd.snapshot import STRUCTURE_KEYS
+from minigrad.grad_mode import state
 
 __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
            "structure_info", "structure_saved_names", "structure_edges"]
@@ -28,8 +30,8 @@ _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
 
 # The keys of the events stored as tuples (see EventCollector.node_ready).
 COMPACT = {
-    "node_ready": ("kind", "i", "pass", "node", "queue"),
-    "node_started": ("kind", "i", "pass", "node", "grads", "queue"),
+    "node_ready": ("kind", "i", "pass", "node", "at"),
+    "node_started": ("kind", "i", "pass", "node", "grads"),
     "node_ran": ("kind", "i", "pass", "node", "grads_in", "grads_out"),
     "grad_summed": ("kind", "i", "pass", "node", "index", "sender", "grad", "total", "pending"),
     "saved_released": ("kind", "i", "pass", "node", "names"),
@@ -63,6 +65,8 @@ class EventCollector(observe.Emitter):
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
+        self._queues = {}         # engine pass id -> the ready queue's sort keys, in run order
+        self._ready_order = 0     # numbers the node_ready events: ties run in this order
 
     # ----------------------------------------------------------------- observer
     def __call__(self, kind, **fields):
@@ -113,19 +117,33 @@ class EventCollector(observe.Emitter):
     #
     # ``nid`` names the nodes: the collector walked the whole graph of a pass it saw start
     # (``backward_started``), so there a node's id is simply its ``_uid``.
+    #
+    # The ready queue is stored as its changes, so that recording stays linear in the number
+    # of events however long the queue grows: ``node_ready`` keeps the position ``at`` which
+    # the node joins the queue (the collector keeps the queue's sort keys, the engine's
+    # ``(-sequence number, order)``, to find it), and ``node_started`` always takes the head.
     def node_ready(self, pass_id, node, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
             nid = _uid if number is not None else self._nid
-            self._store(("node_ready", len(self.events), number, nid(node),
-                         _queue_ids(ready, nid)))
+            keys = self._queues.get(pass_id)
+            if keys is None:
+                keys = self._queues[pass_id] = []
+            self._ready_order += 1
+            key = (-node._seq, self._ready_order)
+            at = bisect.bisect(keys, key)
+            keys.insert(at, key)
+            self._store(("node_ready", len(self.events), number, nid(node), at))
 
     def node_started(self, pass_id, node, grads, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
             nid = _uid if number is not None else self._nid
-            self._store(("node_started", len(self.events), number, nid(node), self._refs(grads),
-                         _queue_ids(ready, nid)))
+            keys = self._queues.get(pass_id)
+            if keys:
+                del keys[0]  # the engine runs the head of its queue
+            self._store(("node_started", len(self.events), number, nid(node),
+                         self._refs(grads)))
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
         if not self.truncated:
@@ -233,12 +251,12 @@ class EventCollector(observe.Emitter):
         observe.add_observer(self)
 
     def detach(self):
-        if self in observe.observers:
+        if self in state.observers:
             observe.remove_observer(self)
 
     # ----------------------------------------------------------------- conversion
     def _pass(self, kind, fields):
-        pass_id = fields.get("pass_id", observe.current_pass)
+        pass_id = fields.get("pass_id", state.backward_pass)
         if pass_id is None:
             return None
         number = self.passes.get(pass_id)
@@ -330,11 +348,10 @@ class EventCollector(observe.Emitter):
 
 
 # The per-node events when they come as keywords: ``observe.emit`` sends them so when another
-# observer shares the pass. The queue becomes heap entries already in order.
+# observer shares the pass (the collector keeps the queue itself).
 _FROM_KEYWORDS = {
-    "node_ready": lambda c, f: c.node_ready(f["pass_id"], f["node"], _as_heap(f["queue"])),
-    "node_started": lambda c, f: c.node_started(f["pass_id"], f["node"], f["grads"],
-                                                _as_heap(f["queue"])),
+    "node_ready": lambda c, f: c.node_ready(f["pass_id"], f["node"], None),
+    "node_started": lambda c, f: c.node_started(f["pass_id"], f["node"], f["grads"], None),
     "node_ran": lambda c, f: c.node_ran(f["pass_id"], f["node"], f["grads_in"], f["grads_out"]),
     "grad_summed": lambda c, f: c.grad_summed(f["pass_id"], f["node"], f["index"], f["sender"],
                                               f["grad"], f["total"], f["pending"]),
@@ -344,19 +361,6 @@ _FROM_KEYWORDS = {
 
 _uid = operator.attrgetter("_uid")
 
-
-def _queue_ids(ready, nid):
-    """The ids of the nodes in the engine's ready heap, in the order they will run."""
-    if len(ready) > 2:
-        return tuple([nid(entry[2]) for entry in sorted(ready)])
-    if len(ready) == 1:  # a heap of at most two entries is in order already
-        return (nid(ready[0][2]),)
-    return (nid(ready[0][2]), nid(ready[1][2])) if ready else ()
-
-
-def _as_heap(queue):
-    """Nodes in the order they will run, as entries of a ready heap (``(key, order, node)``)."""
-    return [(i, i, node) for i, node in enumerate(queue)]
 
 def structure_of(node, nid):
     """What never changes about node ``nid``, kept in case it dies before the recording ends.

@@ -57,7 +57,8 @@ class _Pass:
 
 
 class _State:
-    __slots__ = ("i", "created", "grads", "retained", "released", "passes", "truncated")
+    __slots__ = ("i", "created", "grads", "retained", "released", "passes", "truncated",
+                 "exported")
 
     def __init__(self):
         self.i = -1
@@ -67,6 +68,7 @@ class _State:
         self.released = {}        # node id -> names of released saved tensors
         self.passes = {}          # pass number -> _Pass (passes still relevant)
         self.truncated = False
+        self.exported = None      # (grads, released) as exported, until either changes
 
     def copy(self):
         other = _State()
@@ -115,6 +117,11 @@ class Replayer:
         self.cursor = state
         return self._export(state)
 
+    def _set_grad(self, state, tensor, ref):
+        state.grads[tensor] = ref
+        if state.exported is not None:  # kept up to date: exporting a frame stays cheap
+            state.exported[0][tensor] = self.resolve(ref) if ref is not None else None
+
     def _build_checkpoints(self):
         self.checkpoints = []
         state = _State()
@@ -139,14 +146,16 @@ class Replayer:
             state.truncated = True
         elif kind == "grad_accumulated":
             _remember(state, p, event["tensor"])
-            state.grads[event["tensor"]] = event["after"]
+            self._set_grad(state, event["tensor"], event["after"])
         elif kind == "grad_retained":
             _remember(state, p, event["tensor"])
-            state.grads[event["tensor"]] = event["grad"]
+            self._set_grad(state, event["tensor"], event["grad"])
             if event["tensor"] not in state.retained:
                 state.retained.append(event["tensor"])
         elif kind == "saved_released":
             state.released[event["node"]] = list(event["names"])
+            if state.exported is not None:
+                state.exported[1][event["node"]] = list(event["names"])
         if p is None:
             return
         handler = getattr(self, "_on_" + kind, None)
@@ -154,9 +163,10 @@ class Replayer:
             handler(state, p, event)
 
     def _on_dependencies(self, state, p, event):
-        p.pending = {n: c for n, c in event["counts"].items()}
+        p.pending = {n: c for n, c in event["counts"].items() if c > 0}  # only waiting ones
         p.start_grads = dict(event.get("tensor_grads") or {})
         state.grads.update(p.start_grads)
+        state.exported = None
 
     def _on_node_ready(self, state, p, event):
         node = event["node"]
@@ -164,14 +174,22 @@ class Replayer:
         while p.sends and p.pending.get(node, 0) > 0:
             self._deliver(p, p.sends.pop(0))
         p.pending.pop(node, None)
-        p.ready = list(event["queue"])
+        if "queue" in event:  # recordings made before the queue was stored as its changes
+            p.ready = list(event["queue"])
+        else:
+            p.ready.insert(event["at"], node)
 
     def _on_node_started(self, state, p, event):
         self._deliver_all(p)
         p.node = event["node"]
         p.inputs = list(event["grads"])
         p.buffers.pop(p.node, None)
-        p.ready = list(event["queue"])
+        if "queue" in event:
+            p.ready = list(event["queue"])
+        elif p.ready and p.ready[0] == p.node:  # the engine runs the head of its queue
+            del p.ready[0]
+        elif p.node in p.ready:
+            p.ready.remove(p.node)
 
     def _on_tensor_hook(self, state, p, event):
         if p.inputs is not None and event["index"] < len(p.inputs):
@@ -196,7 +214,10 @@ class Replayer:
             send = p.sends.pop(0)
             if send[0] == target and send[1] == index and send[2] is not None \
                     and p.buffers.get(target, [None] * (index + 1))[index] is not None:
-                p.pending[target] = event["pending"]
+                if event["pending"] > 0:
+                    p.pending[target] = event["pending"]
+                else:
+                    p.pending.pop(target, None)
                 p.buffers[target][index] = event["total"]
                 return
             self._deliver(p, send)
@@ -221,6 +242,7 @@ class Replayer:
         # NB: minigrad undoes a failed pass: every .grad it wrote is restored, as the engine's
         # rollback does (a .grad that a nested pass wrote in a hook stays).
         state.grads.update(p.journal)
+        state.exported = None
 
     def _on_backward_finished(self, state, p, event):
         self._deliver_all(p)
@@ -239,6 +261,8 @@ class Replayer:
         target, input_nr, grad = send
         if target in p.pending:
             p.pending[target] -= 1
+            if p.pending[target] <= 0:
+                del p.pending[target]
         buffer = p.buffers.get(target)
         if buffer is None:
             buffer = p.buffers[target] = [None] * self.structure.get(target, (1, []))[0]
@@ -258,14 +282,19 @@ class Replayer:
 
         def refs(seq):
             return None if seq is None else [values(r) for r in seq]
+        if state.exported is None:  # a frame's cost grows with what changed, not the graph
+            state.exported = ({t: values(r) for t, r in state.grads.items()},
+                              {n: list(names) for n, names in state.released.items()})
+        grads, released = state.exported
+        caption = self.caption(state.i, p.ready if p is not None else None)
         frame = {
-            "i": state.i, "kind": event["kind"], "caption": self.caption(state.i),
+            "i": state.i, "kind": event["kind"], "caption": caption,
             "pass": event["pass"], "api": None, "node": None, "inputs": None, "ran": [],
             "skipped": [], "pending": {}, "ready": [], "buffers": {}, "captured": {},
             "finished": False, "error": None,
-            "grads": {t: values(r) for t, r in state.grads.items()},
+            "grads": dict(grads),
             "retained": list(state.retained),
-            "released": {n: list(names) for n, names in state.released.items()},
+            "released": dict(released),
             "hooks_fired": _hooks_fired(event), "created": list(state.created),
             "truncated": state.truncated,
         }
@@ -273,7 +302,7 @@ class Replayer:
             frame.update({
                 "api": p.api, "node": p.node, "inputs": refs(p.inputs), "ran": list(p.ran),
                 "skipped": list(p.skipped),
-                "pending": {n: c for n, c in p.pending.items() if c > 0},
+                "pending": dict(p.pending),
                 "ready": list(p.ready),
                 "buffers": {n: refs(b) for n, b in p.buffers.items()},
                 "captured": {str(k): values(r) for k, r in sorted(p.captured.items())},

@@ -87,7 +87,7 @@ def apply(cls, *args, **kwargs):
     result = _wrap_outputs(ctx, args, outputs, record, Tensor)
     if record:
         _save_tensors(ctx, outputs, result, Tensor)
-        if observe.observers:
+        if state.observers:
             observe.emit("node_created", node=ctx, outputs=result)
     if forward_ad._active:
         forward_ad.propagate(cls, ctx, args, result)

@@ -51,8 +51,9 @@ def _finite(data, array):
     """Whether every number of a small float array is finite (cheap for scalars and vectors)."""
     if array.ndim == 0:
         return math.isfinite(data)
-    if array.ndim == 1:
-        total = sum(data)  # inf or nan if any element is; a finite overflow is re-checked
+    if array.ndim <= 2:
+        # inf or nan if any element is; a finite overflow is re-checked
+        total = sum(data) if array.ndim == 1 else sum(map(sum, data))
         return math.isfinite(total) or bool(np.isfinite(array).all())
     return bool(np.isfinite(array).all())
 

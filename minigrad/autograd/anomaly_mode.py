@@ -12,7 +12,8 @@ While it is on, as in PyTorch:
 - with ``check_nan`` (the default) a node that returns a gradient containing NaN raises
   ``RuntimeError: Function 'DivBackward0' returned nan values in its 0th output.``
 
-With anomaly mode off the engine pays one test of a local flag per node.
+With anomaly mode off the engine pays one test of a local flag per node. Anomaly mode is per
+thread, like grad mode (``minigrad.grad_mode.state``).
 
 NB: PyTorch's warnings end with " (Triggered internally at .../python_anomaly_mode.cpp:122.)";
 minigrad's do not, and they point at the line that started the backward pass.
@@ -25,29 +26,36 @@ import warnings
 
 import numpy as np
 
+from minigrad.grad_mode import state
+
 __all__ = ["detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
            "is_anomaly_check_nan_enabled", "set_anomaly_enabled"]
 
-enabled = False
-check_nan = True
-current_node = None  # the node the engine is running (anomaly mode only): a new node's parent_
+
+def __getattr__(name):
+    """``anomaly_mode.enabled``, ``.check_nan``, ``.current_node``: the calling thread's (read
+    only; set them with ``set_anomaly_enabled``)."""
+    fields = {"enabled": "anomaly", "check_nan": "check_nan", "current_node": "anomaly_parent"}
+    if name in fields:
+        return getattr(state, fields[name])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # .../minigrad
 
 
 def is_anomaly_enabled():
-    """Whether anomaly mode is on."""
-    return enabled
+    """Whether anomaly mode is on (in this thread)."""
+    return state.anomaly
 
 
 def is_anomaly_check_nan_enabled():
     """Whether anomaly mode checks the gradients of every node for NaN."""
-    return check_nan
+    return state.check_nan
 
 
 def set_anomaly_enabled(mode, check_nan=True):
-    """Turn anomaly mode on or off (no context manager, no warning)."""
-    globals().update(enabled=bool(mode), check_nan=bool(check_nan))
+    """Turn anomaly mode on or off in this thread (no context manager, no warning)."""
+    state.anomaly, state.check_nan = bool(mode), bool(check_nan)
 
 
 class detect_anomaly:
@@ -62,7 +70,7 @@ class detect_anomaly:
     """
 
     def __init__(self, check_nan=True):
-        self.prev = (enabled, globals()["check_nan"])
+        self.prev = (state.anomaly, state.check_nan)
         self.check_nan = check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
                       "and should only be enabled for debugging.", UserWarning, stacklevel=2)
@@ -86,7 +94,7 @@ class set_detect_anomaly:
     """
 
     def __init__(self, mode, check_nan=True):
-        self.prev = (enabled, globals()["check_nan"])
+        self.prev = (state.anomaly, state.check_nan)
         set_anomaly_enabled(mode, check_nan)
 
     def __enter__(self):
@@ -107,8 +115,8 @@ def store_stack(node):
         end -= 1
     metadata = node.metadata
     metadata["traceback_"] = stack[:end]
-    if current_node is not None:
-        metadata["parent_"] = current_node
+    if state.anomaly_parent is not None:
+        metadata["parent_"] = state.anomaly_parent
 
 
 def _in_minigrad(line):

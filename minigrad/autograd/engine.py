@@ -25,8 +25,7 @@ from minigrad.grad_mode import state
 
 __all__ = ["execute", "will_execute"]
 
-_passes = itertools.count(1)
-_task = None  # (dependencies, needed, captures) of the running pass, for will_execute()
+_passes = itertools.count(1)  # NB: next() on a count is atomic in CPython: ids unique per process
 
 
 def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad=True,
@@ -37,10 +36,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     flowing into ``inputs`` instead of writing ``.grad``; with ``accumulate_grad=True``
     (``backward(inputs=...)``) only the paths to ``inputs`` run.
     """
-    global _task
     pass_id = next(_passes)
     notify = observe.notifier()
-    anomaly = anomaly_mode.enabled
+    anomaly = state.anomaly
     graph_root, root_grads = _graph_root(roots, grads)
     dependencies = _count_dependencies(graph_root)
     needed, captures = (_plan(graph_root, inputs, accumulate_grad) if inputs is not None
@@ -57,23 +55,34 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     order = itertools.count()
     journal = _GradJournal()
     node = None
-    previous_mode, previous_pass = state.grad_enabled, observe.current_pass
-    previous_task, previous_node = _task, anomaly_mode.current_node
-    state.grad_enabled, observe.current_pass = create_graph, pass_id
-    _task = (dependencies, needed, captures)
+    # The switches of this thread (grad_mode.state): another thread's pass keeps its own.
+    previous_mode, previous_pass = state.grad_enabled, state.backward_pass
+    previous_task, previous_node = state.engine_task, state.anomaly_parent
+    state.grad_enabled, state.backward_pass = create_graph, pass_id
+    state.engine_task = (dependencies, needed, captures)
 
     def make_ready(n):
         heapq.heappush(ready, (-n._seq, next(order), n))
         if notify:
             notify.node_ready(pass_id, n, ready)
 
+    # ``single``: the one ready node, while no other is ready (a chain), kept out of the heap.
+    # Without observers, a node that becomes ready when the queue is empty waits there; a
+    # second ready node sends it to the heap (with the order number it got when it became
+    # ready), so the order is the heap's.
+    single = single_order = None
     try:
         make_ready(graph_root)
-        while ready:
-            node = heapq.heappop(ready)[2]
+        while True:
+            if single is not None:
+                node, single = single, None
+            elif ready:
+                node = heapq.heappop(ready)[2]
+            else:
+                break
             grads_in = buffers.pop(node)
             if anomaly:  # nodes created while this one runs get it as metadata["parent_"]
-                anomaly_mode.current_node = node
+                state.anomaly_parent = node
             if notify:
                 notify.node_started(pass_id, node, grads_in, ready)
             if needed is not None and not needed[node]:
@@ -92,7 +101,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
             if is_leaf:
                 journal.remember(node.variable, in_place=not create_graph)
-            grads_out = _validate(node, node.apply(tuple(grads_in)))
+            grads_out = node.apply(tuple(grads_in))
+            if not node._trusted or anomaly:
+                grads_out = _validate(node, grads_out)
             if needed is not None and _is_builtin(node):
                 grads_out = _drop_unneeded(node, grads_out, needed, captures)
             if notify:
@@ -103,7 +114,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 node.release_variables()
                 if notify and node._saved:
                     notify.saved_released(pass_id, node)
-            if anomaly and anomaly_mode.check_nan:
+            if anomaly and state.check_nan:
                 anomaly_mode.raise_if_nan(node, grads_out)
             for (next_node, input_nr), grad in zip(node.next_functions, grads_out):
                 if next_node is None:
@@ -121,7 +132,15 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if pending > 0:
                     continue
                 if needed is None or needed[next_node] or next_node in captures:
-                    make_ready(next_node)
+                    if notify:
+                        make_ready(next_node)
+                    elif single is None and not ready:
+                        single, single_order = next_node, next(order)
+                    else:
+                        if single is not None:  # a second ready node: both go to the heap
+                            heapq.heappush(ready, (-single._seq, single_order, single))
+                            single = None
+                        heapq.heappush(ready, (-next_node._seq, next(order), next_node))
                 else:  # like PyTorch: a node that does not lead to ``inputs`` is not even queued
                     del buffers[next_node]
                     if notify:
@@ -131,12 +150,12 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
         journal.rollback()
         if notify:
             notify("error", pass_id=pass_id, node=node, error=error, message=str(error))
-        if node is not None and anomaly_mode.enabled:
+        if node is not None and state.anomaly:
             anomaly_mode.warn_error(node)  # the forward trace of the failing node
         raise
     finally:
-        state.grad_enabled, observe.current_pass = previous_mode, previous_pass
-        _task, anomaly_mode.current_node = previous_task, previous_node
+        state.grad_enabled, state.backward_pass = previous_mode, previous_pass
+        state.engine_task, state.anomaly_parent = previous_task, previous_node
     if notify:
         notify("backward_finished", pass_id=pass_id)
     return captured
@@ -231,10 +250,10 @@ def _drop_unneeded(node, grads, needed, captures):
 
 def will_execute(node):
     """Whether the running backward pass will run ``node`` (``_will_engine_execute_node``)."""
-    if _task is None:
+    if state.engine_task is None:
         raise RuntimeError("_will_engine_execute_node should only be called during the backward "
                            "pass")
-    dependencies, needed, captures = _task
+    dependencies, needed, captures = state.engine_task
     if node not in dependencies:
         return False
     if needed is None:

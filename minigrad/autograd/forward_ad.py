@@ -26,7 +26,6 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import observe
 from minigrad.grad_mode import state
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
@@ -128,13 +127,13 @@ def set_tangent(tensor, tangent):
 def quiet():
     """Run ops on tangents: they propagate no tangents and are hidden from observers."""
     global _active
-    saved_observers, observe.observers = observe.observers, []
+    saved_observers, state.observers = state.observers, []
     previous, _active = _active, False
     try:
         yield
     finally:
         _active = previous
-        observe.observers = saved_observers
+        state.observers = saved_observers
 
 
 def _register_views(source, outputs):

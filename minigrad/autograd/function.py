@@ -21,8 +21,9 @@ import weakref
 
 import numpy as np
 
-from minigrad.autograd import _user_function, forward_ad, inference, observe
-from minigrad.autograd.node import Node, SavedTensor, _tensor_class
+from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
+from minigrad.autograd import node as _node
+from minigrad.autograd.node import Node, SavedTensor, _sequence, _tensor_class
 from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
@@ -67,6 +68,7 @@ class BackwardNode(FunctionCtx, Node):
 
     _saved_for_forward = None
     _in_jvp = False
+    _array_dtype = None  # while a built-in backward runs on arrays: the gradient's dtype
 
     @property
     def saved_tensors(self):
@@ -74,6 +76,10 @@ class BackwardNode(FunctionCtx, Node):
             return tuple(self._saved_for_forward)
         if self._saved is None:
             return ()
+        if self._array_dtype is not None:  # a backward on arrays gets arrays
+            dtype = self._array_dtype
+            return tuple([None if s is None else s.unpack(self)._array_for(dtype)
+                          for s in self._saved])
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     @property
@@ -136,10 +142,12 @@ class Function:
     saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
     pack_order = None    # the order in which saved tensors are packed, when not as saved
 
+    _node_base = None  # the base class of the nodes (BackwardNode; _BuiltinNode for _Op)
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
-        cls._backward_cls = type(name, (BackwardNode,), {
+        cls._backward_cls = type(name, (cls._node_base or BackwardNode,), {
             "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
             "__module__": cls.__module__, "__qualname__": name})
         if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
@@ -228,10 +236,198 @@ class Function:
     multi_output_view = False  # returns several views (split, unbind): none may change in place
 
 
+class _BuiltinNode(BackwardNode):
+    """The node of a built-in op: its ``backward`` returns one gradient (or None) per argument
+    of ``forward``, each of the right shape and dtype by construction, so the engine does not
+    check them (``_trusted``).
+
+    Without ``create_graph`` (grad mode off), the ``backward`` of an op that declares
+    ``array_backward`` runs on NumPy arrays: the same formula, with the gradient and the saved
+    tensors as arrays (a saved number cast to the gradient's dtype, as the op's forward casts
+    it), and each result cast to the dtype of the input it is for.
+    """
+
+    _trusted = True
+
+    def apply(self, grad_outputs):
+        if len(grad_outputs) == 1:
+            grad = grad_outputs[0]
+            if grad is not None and self._forward_cls.array_backward and \
+                    not state.grad_enabled:
+                return self._apply_on_arrays(grad)
+            missing = grad is None
+        else:
+            missing = _contains(grad_outputs, None)
+        if missing and self._materialize_grads:
+            return BackwardNode.apply(self, grad_outputs)  # zeros for the missing gradients
+        grads = self._forward_cls.backward(self, *grad_outputs)
+        if type(grads) is not tuple:
+            grads = (grads,)
+        needs = self.needs_input_grad
+        grads = tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
+        for k, g in enumerate(grads):  # mixed dtypes: each gradient in its input's dtype
+            if g is not None:
+                node, input_nr = self.next_functions[k]
+                if node is not None:
+                    dtype = node._output_meta[input_nr][1]
+                    if dtype is not None and g._data.dtype is not dtype and \
+                            g._data.dtype != dtype:
+                        return _cast_grads(self, grads)
+        return grads
+
+    def _apply_on_arrays(self, grad_tensor):
+        grad = grad_tensor._data
+        self._array_dtype = grad.dtype
+        try:  # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
+            grads = (_quiet_backward or _make_quiet_backward())(self, grad)
+        finally:
+            self._array_dtype = None
+        if type(grads) is not tuple:
+            grads = (grads,)
+        needs, make = self.needs_input_grad, _node._Tensor._make
+        result = []
+        for k, i in enumerate(self._tensor_positions):
+            g = grads[i] if needs[i] else None
+            if g is grad:  # passed through (e.g. by add): the tensor that came in
+                g = grad_tensor
+            elif g is not None:
+                if type(g) is not np.ndarray:  # a NumPy scalar
+                    g = np.asarray(g)
+                node, input_nr = self.next_functions[k]
+                dtype = node._output_meta[input_nr][1] if node is not None else None
+                if dtype is not None and g.dtype is not dtype and g.dtype != dtype:
+                    g = g.astype(dtype)
+                g = make(g)
+            result.append(g)
+        return tuple(result)
+
+
+
+
+def _cast_grads(node, grads):
+    """Each gradient in the dtype of the input it is for (``x * w`` with float32 ``x`` and
+    float64 ``w``: ``x``'s gradient is float32), as the engine's check would cast it."""
+    result = []
+    for (next_node, input_nr), g in zip(node.next_functions, grads):
+        if g is not None and next_node is not None:
+            dtype = next_node._output_meta[input_nr][1]
+            if dtype is not None and g._data.dtype != dtype:
+                g = g.to(dtype)
+        result.append(g)
+    return tuple(result)
+
+
+_quiet_backward = None
+
+
+def _make_quiet_backward():
+    global _quiet_backward
+    from minigrad.ops._util import quiet  # (the ops import this module)
+    _quiet_backward = quiet(lambda node, grad: node._forward_cls.backward(node, grad))
+    return _quiet_backward
+
+
+_RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
+_NO_NEEDS = [(False,) * n for n in range(8)]
+
+
 class _Op(Function):
-    """Base of minigrad's built-in ops: ``forward`` gets tensors and returns NumPy arrays."""
+    """Base of minigrad's built-in ops: ``forward`` gets tensors and returns NumPy arrays.
+
+    Built-in ops share a lean ``apply``: the node is the ``ctx`` (no other object), and the
+    common case, one new array from ``forward``, is linked into the graph in one place
+    (``_link_array``); everything else goes through the general ``_link``.
+    """
 
     _forward_on_arrays = True
+    _node_base = _BuiltinNode
+    array_backward = False  # True: ``backward`` also computes on arrays (see _BuiltinNode)
+
+    @classmethod
+    def apply(cls, *args):
+        Tensor = _node._Tensor or _tensor_class()
+        record = False
+        if state.grad_enabled:
+            if len(args) == 2:  # (the commonest arity, without a list)
+                a, b = args
+                needs = (isinstance(a, Tensor) and a._requires_grad,
+                         isinstance(b, Tensor) and b._requires_grad)
+            else:
+                needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
+            record = True in needs
+            if record and inference_tensors_made[0]:  # only inference tensors: not recorded
+                record = inference.records(args, Tensor)
+        node_cls = cls._backward_cls
+        node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
+        if record:  # Node.__init__, inlined
+            node._seq = next(_sequence)
+            if state.anomaly:
+                anomaly_mode.store_stack(node)
+            node.needs_input_grad = needs
+        else:  # the ctx of a computation without a graph (e.g. in a backward formula)
+            node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
+                (False,) * len(args))
+        outputs = cls.forward(node, *args)
+        if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
+            if not record:
+                return Tensor._make(outputs)  # the common case without a graph: a new array
+            if not node._dirty:
+                return _link_array(node, args, outputs, Tensor)
+        single = not isinstance(outputs, tuple)
+        if single:
+            outputs = (outputs,)
+        if node._dirty:
+            _check_dirty(node, args, outputs, Tensor)
+        if record:
+            result = _link(node, args, outputs, Tensor)
+        else:
+            result = tuple([_as_tensor(o, Tensor) for o in outputs])
+        if cls.is_view:
+            _mark_views(args[0], result)
+        if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
+            forward_ad.propagate(cls, node, args, result)
+        return result[0] if single else result
+
+
+def _link_array(node, args, data, Tensor):
+    """``_link`` for the common case: a built-in op returned one new array."""
+    edges, refs = [], []
+    for a in args:
+        if isinstance(a, Tensor):
+            refs.append(weakref.ref(a))
+            if not a._requires_grad:
+                edges.append(_NO_EDGE)
+            elif a._grad_fn is not None:
+                edges.append((a._grad_fn, a._output_nr))
+            else:
+                edges.append((a._grad_accumulator(), 0))
+    node.next_functions = tuple(edges)
+    n = len(args)
+    node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
+        [i for i, a in enumerate(args) if isinstance(a, Tensor)])
+    node._input_refs = tuple(refs)
+    out = Tensor._make(data, True, node, 0)
+    node._output_refs = (weakref.ref(out),)
+    node._output_meta = ((data.shape, data.dtype),)
+    to_save = node._to_save
+    if to_save and (node._forward_cls.pack_order is not None or inference_tensors_made[0]):
+        node._saved = _save_all(node, (data,), (out,), Tensor)  # PyTorch's order, checks
+    elif to_save:
+        saved = []
+        for t in to_save:
+            if t is None:
+                saved.append(None)
+            elif t is data:  # the array forward returned: the output
+                saved.append(SavedTensor(out, node, True))
+            elif isinstance(t, Tensor):
+                saved.append(SavedTensor(t, node, t is out))
+            else:
+                saved.append(_save(node, t, (data,), (out,), Tensor))  # its error
+        node._saved = tuple(saved)
+        node._to_save = ()
+    if state.observers:
+        observe.emit("node_created", node=node, outputs=(out,))
+    return out
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
@@ -329,7 +525,7 @@ def _link(ctx, args, outputs, Tensor):
         result = _link_outputs(ctx, args, outputs, Tensor)
     if ctx._to_save:
         ctx._saved = _save_all(ctx, outputs, result, Tensor)
-    if observe.observers:
+    if state.observers:
         observe.emit("node_created", node=ctx, outputs=result)
     return result
 

@@ -18,9 +18,9 @@ from minigrad.autograd.graph_hooks import (
 )
 from minigrad.autograd.node import Node, RemovableHandle
 from minigrad.autograd.recording import Recording, RecordingTruncated, record
-from minigrad.autograd.snapshot import Snapshot, snapshot
+from minigrad.autograd.snapshot import Snapshot, snapshot, snapshot_data
 
 __all__ = ["Node", "RemovableHandle", "saved_tensors_hooks", "disable_saved_tensors_hooks",
-           "register_multi_grad_hook", "snapshot", "Snapshot", "record", "Recording",
-           "RecordingTruncated", "GradientEdge", "get_gradient_edge", "increment_version",
-           "save_on_cpu", "allow_mutation_on_saved_tensors"]
+           "register_multi_grad_hook", "snapshot", "snapshot_data", "Snapshot", "record",
+           "Recording", "RecordingTruncated", "GradientEdge", "get_gradient_edge",
+           "increment_version", "save_on_cpu", "allow_mutation_on_saved_tensors"]

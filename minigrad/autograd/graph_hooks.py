@@ -11,7 +11,7 @@
 import contextlib
 import functools
 
-from minigrad.autograd import engine, observe
+from minigrad.autograd import engine
 from minigrad.autograd.node import RemovableHandle, _saved_tensors_hooks_stack
 from minigrad.grad_mode import state
 
@@ -173,8 +173,8 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
         @functools.wraps(fn)
         def any_hook(grad):
-            if observe.current_pass not in ran:
-                ran.add(observe.current_pass)
+            if state.backward_pass not in ran:
+                ran.add(state.backward_pass)
                 fn(grad)
 
         return _MultiHandle(t.register_hook(any_hook) for t in tensors if t.requires_grad)
@@ -184,7 +184,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
 
     def all_hook(index):
         def hook(grad):
-            pass_id = observe.current_pass
+            pass_id = state.backward_pass
             if pass_id not in pending:  # the first of them in this pass: count the others
                 pending[pass_id] = sum(map(engine.will_execute, nodes))
                 buffers[pass_id] = [None] * len(nodes)

@@ -153,7 +153,6 @@ def forward_op_name(node):
 
 
 def _modified_inplace_message(saved, node):
-    from minigrad import autograd
     from minigrad._dtype import to_dtype
     data = saved.tensor._data if saved.tensor is not None else saved.data
     shape, tensor_type = list(data.shape), to_dtype(data.dtype).tensor_type
@@ -161,7 +160,7 @@ def _modified_inplace_message(saved, node):
                                              else None)
     where = f", which is output {saved.output_nr} of {forward_op_name(producer)}," \
         if producer else ""
-    if autograd.anomaly_mode.enabled:
+    if state.anomaly:
         hint = ("Hint: the backtrace further above shows the operation that failed to compute its "
                 "gradient. The variable in question was changed in there or anywhere later. "
                 "Good luck!")
@@ -183,6 +182,7 @@ class Node:
     """
 
     sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
+    _trusted = False    # True: apply() returns gradients the engine need not check
 
     # A node's state starts as these class-level defaults; a node assigns its own only when it
     # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
@@ -198,10 +198,11 @@ class Node:
     _output_refs = ()          # weak references to the forward outputs (for snapshots)
     _uid = None                # the id of this node in snapshots and recordings
     _module_path = None        # the nn.Module whose forward created it (nn/_tracking.py)
+    _module_calls = ()         # (module, start, end) of the calls it is an output of
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
-        if anomaly_mode.enabled:        # keep the forward stack in metadata["traceback_"]
+        if state.anomaly:        # keep the forward stack in metadata["traceback_"]
             anomaly_mode.store_stack(self)
 
     def name(self):
@@ -298,14 +299,14 @@ class AccumulateGrad(Node):
                 before = before.detach().clone()
             variable._grad = _accumulate(variable._grad, grad)
             if notify:
-                notify("grad_accumulated", pass_id=observe.current_pass, node=self,
+                notify("grad_accumulated", pass_id=state.backward_pass, node=self,
                        tensor=variable, before=before, after=variable._grad)
         if variable._post_acc_hooks:  # like PyTorch, also when no gradient arrived
             for hook in list(variable._post_acc_hooks.values()):
                 if hook(variable) is not None:
                     raise RuntimeError("Tensor post accumulate grad hooks should return None.")
                 if notify:
-                    notify("post_accumulate_hook", pass_id=observe.current_pass, node=self,
+                    notify("post_accumulate_hook", pass_id=state.backward_pass, node=self,
                            tensor=variable, hook=hook)
         return ()
 

@@ -1,9 +1,11 @@
 """Observers: how the engine and op recording report what they do, in the order they do it.
 
-An observer is any callable ``observer(kind, **fields)``. With no observer attached the engine
-pays one truthiness test per event site (``if observers:``), so observation costs nothing
-unless it is used. ``minigrad.autograd.graph.record()`` is built on this. (Inside the engine
-the per-node events go through the methods of ``Emitter``, which hands them to an observer as
+An observer is any callable ``observer(kind, **fields)``. Observers are per thread, like grad
+mode: one attached in a thread sees the events of that thread only (the forward ops it runs and
+the backward passes it starts). With no observer attached the engine pays one truthiness test
+per event site (``if state.observers:``), so observation costs nothing unless it is used.
+``minigrad.autograd.graph.record()`` is built on this. (Inside the engine the per-node events
+go through the methods of ``Emitter``, which hands them to an observer as
 ``observer(kind, **fields)`` like every other event; ``record()``'s collector takes the
 positional calls directly.)
 
@@ -50,25 +52,34 @@ taken from the ready queue, the rows from ``node_started`` to ``saved_released``
 ========================  ==================================================================
 """
 
-__all__ = ["observers", "add_observer", "remove_observer", "emit", "notifier", "Emitter",
-           "queue_of"]
+from minigrad.grad_mode import state
 
-observers = []
-current_pass = None  # id of the backward pass that is running, for events from inside nodes
+__all__ = ["add_observer", "remove_observer", "emit", "notifier", "Emitter", "queue_of"]
+
+
+def __getattr__(name):
+    """``observe.observers`` (this thread's list) and ``observe.current_pass`` (the id of the
+    backward pass running in this thread, or None), read from ``minigrad.grad_mode.state``."""
+    if name == "observers":
+        return state.observers
+    if name == "current_pass":
+        return state.backward_pass
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def add_observer(observer):
-    """Attach ``observer``; it is called for every event until removed."""
-    observers.append(observer)
+    """Attach ``observer`` in this thread; it is called for every event of this thread until
+    removed."""
+    state.observers.append(observer)
 
 
 def remove_observer(observer):
-    observers.remove(observer)
+    state.observers.remove(observer)
 
 
 def emit(kind, **fields):
-    """Send one event to every observer (callers test ``if observers:`` first)."""
-    for observer in tuple(observers):
+    """Send one event to every observer (callers test ``if state.observers:`` first)."""
+    for observer in tuple(state.observers):
         observer(kind, **fields)
 
 
@@ -82,6 +93,7 @@ def notifier():
     without building keyword dicts. Any other observer is wrapped in an ``Emitter`` that
     hands it the documented fields.
     """
+    observers = state.observers
     if not observers:
         return None
     if len(observers) > 1:

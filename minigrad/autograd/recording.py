@@ -30,6 +30,9 @@ FORMAT = "minigrad.recording/1"
 def record(names=None, full_limit=FULL_LIMIT, max_events=1_000_000, max_bytes=256 * 2**20):
     """Record forward construction and every backward pass inside a ``with`` block.
 
+    It collects the events of the thread that opened it: ops and backward passes that other
+    threads run meanwhile are not recorded (observers are per thread, like grad mode).
+
     Args:
         names: a dict name → tensor (or ``nn.Module``) for display names. By default the local
             variables of the code running the ``with`` block are used, so the tensors get
@@ -171,7 +174,7 @@ class Recording:
 
     def caption(self, i):
         """The one-sentence description of event ``i``."""
-        return self._ready().caption(i % len(self._events))
+        return self.state_at(i)["caption"]
 
     def frames(self):
         """Every state, in order (``state_at(0)``, ``state_at(1)``, …)."""
@@ -200,7 +203,13 @@ class Recording:
                 "truncated": self.truncated, "limits": dict(self.limits)}
 
     def to_json(self, indent=None):
-        return json.dumps(self.to_dict(), indent=indent)
+        # The same text as json.dumps(self.to_dict()), written straight from the recording's
+        # own read-only data (JSON writes tuples as lists): no copy first.
+        self._ready()
+        return json.dumps({"format": FORMAT, "snapshot": self.snapshot._plain,
+                           "events": self._events, "values": self._plain_values(),
+                           "truncated": self.truncated, "limits": dict(self.limits)},
+                          indent=indent, check_circular=False)
 
     @classmethod
     def from_dict(cls, data):

@@ -14,6 +14,13 @@ Two things happen in ``Module.__call__`` and nothing more:
   the calls, so a viewer can group the nodes created between ``enter`` and ``exit`` into one
   box (``collapse="modules"``).
 
+* each call is also told apart from the others: ``call_started()`` takes a number from the
+  nodes' sequence counter when ``forward`` starts and when it ends, and the output nodes made
+  in between get ``(module, start, end)`` appended to ``node._module_calls`` (innermost call
+  first). A snapshot then knows which call made every node: the one whose range holds the
+  node's sequence number (``minigrad.autograd.snapshot``), so the same ``nn.Linear`` called 12
+  times is 12 calls, with no observer attached and two counter reads per call.
+
 Nothing is written into ``grad_fn.metadata``: that dict belongs to the user.
 ``ModuleScopes`` is a ready-made observer that turns these events into "which module calls
 were open when this node was created".
@@ -21,31 +28,43 @@ were open when this node was created".
 
 import weakref
 
+from minigrad.autograd import node as _node
 from minigrad.autograd import observe
+from minigrad.grad_mode import state
 from minigrad.tensor import Tensor
 
-__all__ = ["tag_outputs", "emit_module_call", "ModuleScopes"]
+__all__ = ["tag_outputs", "call_started", "emit_module_call", "ModuleScopes"]
 
 
-def tag_outputs(outputs, path):
-    """Write ``path`` as ``_module_path`` on each tensor of ``outputs`` that has none yet."""
+def call_started():
+    """A number from the nodes' sequence counter: nodes made after it have bigger ones."""
+    return next(_node._sequence)
+
+
+def tag_outputs(outputs, path, call=None):
+    """Write ``path`` as ``_module_path`` on each tensor of ``outputs`` that has none yet, and
+    ``call`` (``(module, start, end)``) on the output nodes that the call made."""
     if isinstance(outputs, Tensor):
+        node = outputs.grad_fn
         if "_module_path" not in outputs.__dict__:
             outputs._module_path = path
-            node = outputs.grad_fn  # its node keeps the path when the tensor itself is gone
+            # its node keeps the path when the tensor itself is gone
             if node is not None and "_module_path" not in node.__dict__:
                 node._module_path = path
+        if call is not None and node is not None and call[1] < node._seq < call[2] \
+                and call not in node._module_calls:
+            node._module_calls = node._module_calls + (call,)
     elif isinstance(outputs, (tuple, list)):
         for out in outputs:
-            tag_outputs(out, path)
+            tag_outputs(out, path, call)
     elif isinstance(outputs, dict):
         for out in outputs.values():
-            tag_outputs(out, path)
+            tag_outputs(out, path, call)
 
 
 def emit_module_call(module, phase, inputs, outputs=None):
     """Tell the observers (if any) that ``module`` is entered or exited."""
-    if observe.observers:
+    if state.observers:
         name = module._path or type(module).__name__
         observe.emit("module_call", module=module, name=name, phase=phase, inputs=inputs,
                      outputs=outputs)

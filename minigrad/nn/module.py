@@ -28,7 +28,7 @@ from minigrad.nn._hooks import (
     register_module_full_backward_hook,
     register_module_full_backward_pre_hook,
 )
-from minigrad.nn._tracking import emit_module_call, tag_outputs
+from minigrad.nn._tracking import call_started, emit_module_call, tag_outputs
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
@@ -108,12 +108,13 @@ class Module:
 
     def __call__(self, *args, **kwargs):
         emit_module_call(self, "enter", args)
+        start = call_started()
         if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
                 or self._backward_pre_hooks or _hooks.global_hooks.any()):
             outputs = _hooks.call_with_hooks(self, self.forward, args, kwargs)
         else:
             outputs = self.forward(*args, **kwargs)
-        tag_outputs(outputs, self._path)
+        tag_outputs(outputs, self._path, (self, start, call_started()))
         emit_module_call(self, "exit", args, outputs)
         return outputs
 

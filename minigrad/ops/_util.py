@@ -42,6 +42,7 @@ def _quiet_decorator():
 quiet = _quiet_decorator()
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
+_KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 _DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: np.dtype(np.float32)}
 
@@ -54,6 +55,51 @@ class WrappedNumber(Tensor):
 
     __slots__ = ()
 
+    def _array_for(self, dtype):
+        """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a
+        float32 ``x`` by float32(0.999)), unless the number is of a higher kind."""
+        data = self._data
+        if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
+                data.dtype.kind, 3):
+            return data
+        return _cast(data, dtype)
+
+
+# The 0-d arrays of the numbers used as operands, and their casts ({id(array): {dtype: cast}}),
+# made once per number: ``y * 0.999`` in a loop makes neither an array nor a cast per op. The
+# arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
+_NUMBER_ARRAYS = {}
+_CASTS = {}
+_CACHE_SIZE = 1024
+
+
+def _number_array(value):
+    key = (type(value), value)
+    try:
+        array = _NUMBER_ARRAYS.get(key)
+    except TypeError:  # an unhashable NumPy number: no cache
+        return np.asarray(value)
+    if array is None:
+        array = np.asarray(value)
+        # Not cached: NaN (NaN != NaN: never found again) and zero (0.0 == -0.0, one key)
+        if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and value != 0:
+            array.flags.writeable = False
+            _NUMBER_ARRAYS[key] = array
+            _CASTS[id(array)] = {}
+    return array
+
+
+def _cast(data, dtype):
+    """``data.astype(dtype)``, kept for the arrays of cached numbers."""
+    casts = _CASTS.get(id(data))
+    if casts is None:
+        return data.astype(dtype)
+    cast = casts.get(dtype)
+    if cast is None:
+        cast = casts[dtype] = data.astype(dtype)
+        cast.flags.writeable = False
+    return cast
+
 
 def as_tensor_operand(value, like):
     """Turn a Python number into a WrappedNumber; pass tensors through; ``like`` is the other
@@ -61,7 +107,8 @@ def as_tensor_operand(value, like):
     if isinstance(value, Tensor):
         return value
     if isinstance(value, _NUMBERS):
-        return WrappedNumber._make(np.asarray(value))
+        array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None
+        return WrappedNumber._make(array if array is not None else _number_array(value))
     if isinstance(value, (list, tuple, np.ndarray)):
         from minigrad.factories import tensor
         return tensor(value)
@@ -85,12 +132,16 @@ def cast_numbers(a, b):
         return data_a, data_b, None
     if (type(b) is WrappedNumber and type(a) is not WrappedNumber
             and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
-        return data_a, data_b.astype(data_a.dtype), data_a.dtype  # x * 2: x's dtype wins
+        casts = _CASTS.get(id(data_b))  # (_cast, inlined)
+        cast = casts.get(data_a.dtype) if casts is not None else None
+        if cast is None:
+            cast = _cast(data_b, data_a.dtype)
+        return data_a, cast, data_a.dtype  # x * 2: x's dtype wins
     dtype = result_dtype(a, b)
     if type(a) is WrappedNumber:
-        data_a = data_a.astype(dtype)
+        data_a = _cast(data_a, dtype)
     if type(b) is WrappedNumber:
-        data_b = data_b.astype(dtype)
+        data_b = _cast(data_b, dtype)
     return data_a, data_b, dtype
 
 
@@ -118,7 +169,10 @@ def _rank(t):
 
 
 def sum_to(grad, shape):
-    """Sum ``grad`` down to ``shape``: the backward of an implicit broadcast."""
+    """Sum ``grad`` (a tensor, or an array in a backward on arrays) down to ``shape``: the
+    backward of an implicit broadcast."""
+    if not isinstance(grad, Tensor):  # an array, or the NumPy scalar of a 0-d result
+        return _sum_array_to(np.asarray(grad), shape)
     if grad._data.shape == shape:
         return grad
     if shape == ():
@@ -129,6 +183,15 @@ def sum_to(grad, shape):
     if dims:
         grad = grad.sum(dims, keepdim=True)
     return grad.view(shape) if grad.shape != shape else grad
+
+
+def _sum_array_to(grad, shape):
+    if grad.shape == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    dims = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
+    return np.asarray(grad.sum(dims, keepdims=True)).reshape(shape)
 
 
 def normalize_dim(dim, ndim, op=None):

@@ -81,6 +81,7 @@ class Sub(_Op):
     """z = a - α·b;  ∂z/∂a = 1,  ∂z/∂b = -α."""
 
     node_name = "SubBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
@@ -101,6 +102,7 @@ class Rsub(_Op):
     """z = c - a for a number c;  ∂z/∂a = -1."""
 
     node_name = "RsubBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a, c):
@@ -116,6 +118,7 @@ class Mul(_Op):
     """z = a * b;  ∂z/∂a = b,  ∂z/∂b = a."""
 
     node_name = "MulBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
     pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
@@ -138,6 +141,7 @@ class Div(_Op):
     """z = a / b;  ∂z/∂a = 1/b,  ∂z/∂b = -a/b²."""
 
     node_name = "DivBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
     pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
@@ -177,6 +181,7 @@ class Neg(_Op):
     """z = -a;  ∂z/∂a = -1."""
 
     node_name = "NegBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a):

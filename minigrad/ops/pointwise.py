@@ -5,6 +5,7 @@ import builtins
 import numpy as np
 
 from minigrad.autograd.function import _Op
+from minigrad.ops._util import ARRAY
 from minigrad.ops.arithmetic import MulScalar
 from minigrad.tensor import Tensor
 
@@ -198,7 +199,8 @@ class Relu(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        result = np.maximum(x._data, 0).astype(x._data.dtype, copy=False)
+        # (out=ARRAY: a 0-d input gives a 0-d array, not a NumPy scalar that takes a slow path)
+        result = np.maximum(x._data, 0, out=ARRAY).astype(x._data.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
