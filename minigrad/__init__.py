@@ -50,6 +50,8 @@ from minigrad.autograd.anomaly_mode import (
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from minigrad.autograd.inference import is_inference
+from minigrad.autograd.warn_always import is_warn_always_enabled, set_warn_always
 from minigrad.factories import (
     arange,
     as_tensor,

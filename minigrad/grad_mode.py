@@ -23,7 +23,7 @@ import threading
 import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "state"]
+           "is_inference_mode_enabled", "state", "inference_blocks", "inference_tensors_made"]
 
 CLASS_DECORATION_WARNING = (
     "Decorating classes is deprecated and will be disabled in future versions. You should only "
@@ -53,6 +53,10 @@ class _State(threading.local):
 
 
 state = _State()
+# How many inference_mode(True) blocks are open (in any thread): while none is, creating a
+# tensor skips the inference-tensor check (Tensor._make reads only this).
+inference_blocks = [0]
+inference_tensors_made = [False]  # whether any inference_mode(True) block was ever entered
 
 
 def is_grad_enabled():
@@ -217,8 +221,9 @@ class set_grad_enabled(_DecoratorContextManager):
 class inference_mode(_DecoratorContextManager):
     """Like ``no_grad``, for code whose results will never take part in autograd.
 
-    ``inference_mode(False)`` switches it off again (and turns grad mode on).
-    NB: minigrad does not mark "inference tensors"; they behave like ``no_grad`` results.
+    ``inference_mode(False)`` switches it off again (and turns grad mode on). Tensors created
+    inside are *inference tensors* (``t.is_inference()``): outside the block they may not be
+    changed in place, require grad or be saved for backward, and have no version counter.
 
     Example:
         >>> with minigrad.inference_mode():
@@ -237,9 +242,12 @@ class inference_mode(_DecoratorContextManager):
     def __enter__(self):
         self._prev = (state.grad_enabled, state.inference)
         state.grad_enabled, state.inference = not self.mode, bool(self.mode)
+        inference_blocks[0] += 1
+        inference_tensors_made[0] = inference_tensors_made[0] or bool(self.mode)
 
     def __exit__(self, exc_type, exc_value, traceback):
         state.grad_enabled, state.inference = self._prev
+        inference_blocks[0] -= 1
 
     def clone(self):
         return self.__class__(self.mode)

@@ -10,10 +10,13 @@ import weakref
 import numpy as np
 
 from minigrad import _device, _dtype
-from minigrad.autograd import api
+from minigrad import grad_mode as _grad_mode
+from minigrad.autograd import api, inference
 from minigrad.autograd.node import AccumulateGrad, _add_hook
 
 __all__ = ["Tensor", "Size"]
+
+_inference_blocks = _grad_mode.inference_blocks
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -49,6 +52,13 @@ def _grad_dtype_message(grad, tensor):
             "with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. "
             "Diverging the dtypes of a tensor and its gradient may break downstream systems "
             "that assume they match.")
+
+
+def _read_only(name):
+    """The setter of an attribute the user may not set (PyTorch's error)."""
+    def refuse(self, value):
+        raise AttributeError(f"attribute '{name}' of 'minigrad.Tensor' objects is not writable")
+    return refuse
 
 
 class Size(tuple):
@@ -105,7 +115,7 @@ class Tensor:
         tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "grad_fn", "_output_nr", "_grad", "_version_counter",
+    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
                  "_base", "__weakref__", "__dict__")
 
     # Set on few tensors: class-level defaults until then, so that creating a tensor (the
@@ -115,6 +125,7 @@ class Tensor:
     _accumulator = None     # weak reference to the AccumulateGrad node of a leaf
     _uid = None             # the id of this tensor in snapshots and recordings
     _module_path = None     # the nn.Module whose forward created it (nn/_tracking.py)
+    _inference = False      # made in inference mode (autograd/inference.py)
 
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
 
@@ -132,10 +143,12 @@ class Tensor:
     def _init(self, data, requires_grad, grad_fn, output_nr):
         self._data = data
         self._requires_grad = requires_grad
-        self.grad_fn = grad_fn
+        self._grad_fn = grad_fn
         self._output_nr = output_nr
         self._grad = None
         self._base = None
+        if _inference_blocks[0] and _grad_mode.state.inference:
+            self._inference = True
 
     def _array_for(self, dtype):
         """The array a backward on arrays computes with, next to a gradient of ``dtype``."""
@@ -154,21 +167,35 @@ class Tensor:
         # The body of _init, inlined: every op creates tensors through here.
         t._data = data
         t._requires_grad = requires_grad
-        t.grad_fn = grad_fn
+        t._grad_fn = grad_fn
         t._output_nr = output_nr
         t._grad = None
         t._base = None  # (and _version_counter, made when first read: see __getattr__)
+        if _inference_blocks[0] and _grad_mode.state.inference:  # an inference tensor
+            t._inference = True
         return t
 
     # ---------------------------------------------------------------- data and metadata
     @property
     def data(self):
         """The same values as a tensor outside autograd (shares memory, never records)."""
-        return Tensor._make(self._data)
+        out = Tensor._make(self._data)
+        if self._inference:
+            out._inference = True
+        return out
 
     @data.setter
     def data(self, value):
-        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+        if not isinstance(value, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
+        self._data = value._data
+
+    # Read-only, as in PyTorch: the graph sets it (as ``_grad_fn``), never the user.
+    grad_fn = property(operator.attrgetter("_grad_fn"), _read_only("grad_fn"),
+                       doc="The node that created this tensor (None for a leaf).")
 
     @property
     def shape(self):
@@ -260,7 +287,7 @@ class Tensor:
 
     def numpy(self, *, force=False):
         """The values as an ndarray that shares memory with this tensor."""
-        if self._requires_grad and not force:
+        if self._requires_grad and not force and _grad_mode.state.grad_enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         return self._data
@@ -271,7 +298,13 @@ class Tensor:
 
     @property
     def _version(self):
+        if self._inference:
+            raise RuntimeError(inference.NO_VERSION)
         return self._version_counter[0]
+
+    def is_inference(self):
+        """True for a tensor made in inference mode (see ``minigrad.inference_mode``)."""
+        return self._inference
 
     def __len__(self):
         if self._data.ndim == 0:
@@ -399,14 +432,21 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
-        if self.grad_fn is not None:
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
+        if self._grad_fn is not None:
             raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD_SETTER)
+        if value and self._inference:
+            inference.check_requires_grad(self)
         self._requires_grad = bool(value)
 
     def requires_grad_(self, requires_grad=True):
-        if requires_grad and self.grad_fn is not None:
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
+        if requires_grad and self._grad_fn is not None:
             return self  # a non-leaf requires grad already (the setter would raise)
         if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD)
@@ -414,12 +454,19 @@ class Tensor:
         return self
 
     @property
+    def output_nr(self):
+        """Which output of its ``grad_fn`` this tensor is (0 for a leaf)."""
+        return self._output_nr
+
+    @property
     def is_leaf(self):
-        return self.grad_fn is None
+        return self._grad_fn is None
+
+    is_leaf = is_leaf.setter(_read_only("is_leaf"))
 
     @property
     def grad(self):
-        if self.grad_fn is not None and self._grad is None and not self.retains_grad:
+        if self._grad_fn is not None and self._grad is None and not self.retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -429,6 +476,8 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of "
                                 f"type {type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value._data.dtype != self._data.dtype:
                 raise RuntimeError(_grad_dtype_message(value, self))
             if value.shape != self.shape:
@@ -438,9 +487,13 @@ class Tensor:
                     "tensor are the same size")
         self._grad = value
 
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
     @property
     def retains_grad(self):
-        fn = self.grad_fn
+        fn = self._grad_fn
         if fn is None or fn._retained is None:
             return False
         ref = fn._retained.get(self._output_nr)
@@ -450,26 +503,26 @@ class Tensor:
         """Keep ``.grad`` for this non-leaf tensor after backward (no-op on leaves)."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None:
+        if self._grad_fn is None:
             return
-        if self.grad_fn._retained is None:
-            self.grad_fn._retained = {}
-        self.grad_fn._retained[self._output_nr] = weakref.ref(self)
+        if self._grad_fn._retained is None:
+            self._grad_fn._retained = {}
+        self._grad_fn._retained[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
         """``hook(grad) -> Tensor or None`` runs each time the gradient of this tensor is
         computed; a returned tensor replaces the gradient. Returns a removable handle."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self.grad_fn is not None:
-            return self.grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._grad_fn is not None:
+            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
         return _add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs right after backward has accumulated into ``tensor.grad``."""
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
         if not self._requires_grad:
@@ -490,17 +543,21 @@ class Tensor:
         """A tensor sharing this one's data, cut off from the graph (a leaf, no grad)."""
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        if self._inference:
+            out._inference = True
         return out
 
     def detach_(self):
-        if self._base is not None and self.grad_fn is not None:
+        if self._base is not None and self._grad_fn is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
-        self.grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
         return self
 
     def _alias(self):
         out = Tensor._make(self._data)
         out._version_counter = self._version_counter
+        if self._inference:
+            out._inference = True
         return out
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):

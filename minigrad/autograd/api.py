@@ -4,7 +4,8 @@ import warnings
 
 import numpy as np
 
-from minigrad.autograd import engine
+from minigrad.autograd import engine, warn_always
+from minigrad.autograd.gradient_edge import GradientEdge
 from minigrad.autograd.node import _tensor_class
 
 __all__ = ["backward", "grad"]
@@ -21,7 +22,7 @@ def _as_tuple(value):
     Tensor = _tensor_class()
     if value is None:
         return None
-    if isinstance(value, Tensor):
+    if isinstance(value, (Tensor, GradientEdge)):
         return (value,)
     return tuple(value)
 
@@ -66,6 +67,8 @@ def _check_roots(outputs, grads):
 
 def _check_inputs(inputs, accumulate_grad):
     for t in inputs:
+        if isinstance(t, GradientEdge):
+            continue
         if accumulate_grad:
             t.retain_grad()
         if not t.requires_grad:
@@ -93,8 +96,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     _check_roots(tensors, grads)
     if inputs is not None:
         _check_inputs(inputs, accumulate_grad=True)
-    if create_graph and not _warned_create_graph:
-        # NB: PyTorch warns from C++ once per process; so does minigrad.
+    if create_graph and (not _warned_create_graph or warn_always.enabled):
+        # NB: PyTorch warns from C++ once per process (unless warn_always); so does minigrad.
         _warned_create_graph = True
         warnings.warn(CREATE_GRAPH_WARNING, UserWarning, stacklevel=3)
     engine.execute(tensors, grads, retain_graph, create_graph, inputs=inputs,
@@ -122,6 +125,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if materialize_grads and any(isinstance(t, GradientEdge) for t in inputs):
+        raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                           "GradientEdge")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
                       "To accumulate gradient for other parts of the graph, please use "

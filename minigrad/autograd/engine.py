@@ -163,6 +163,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
 
 def edge_of(tensor):
     """The (node, input_nr) through which gradient flows into ``tensor``'s history."""
+    if isinstance(tensor, tuple):  # a GradientEdge already
+        return tensor
     if tensor.grad_fn is not None:
         return tensor.grad_fn, tensor._output_nr
     return tensor._grad_accumulator(), 0

@@ -24,6 +24,8 @@ import collections
 import contextlib
 import weakref
 
+import numpy as np
+
 from minigrad.grad_mode import state
 
 __all__ = ["dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
@@ -245,7 +247,8 @@ def propagate(fn_cls, ctx, args, outputs):
         if fn_cls._forward_on_arrays:
             out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
         else:
-            out_tangents = _jvp_of_custom_function(fn_cls, ctx, tangents)
+            out_tangents = _jvp_of_custom_function(fn_cls, ctx, args, tangents)
+            _check_custom_tangents(ctx, args, tangents, outputs, out_tangents)
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
             set_tangent(out, tangent)
@@ -265,12 +268,60 @@ def restore_saved_output_tangent(node, output_nr, tensor):
         set_tangent(tensor, tangents[output_nr])
 
 
-def _jvp_of_custom_function(fn_cls, ctx, tangents):
-    if getattr(fn_cls, "jvp", None) is None:
-        raise NotImplementedError("You must implement the jvp function for custom "
-                                  "autograd.Function to use it with forward mode AD.")
-    result = fn_cls.jvp(ctx, *tangents)
+def _jvp_of_custom_function(fn_cls, ctx, args, tangents):
+    """The user's ``jvp``: as PyTorch, a tensor input without a tangent gets zeros, and
+    ``ctx.saved_tensors`` are those given to ``ctx.save_for_forward``."""
+    from minigrad.tensor import Tensor
+    tangents = [Tensor._make(np.zeros(a._data.shape, a._data.dtype))
+                if t is None and isinstance(a, Tensor) and a._data.dtype.kind == "f" else t
+                for a, t in zip(args, tangents)]
+    ctx._in_jvp = True
+    try:
+        result = fn_cls.jvp(ctx, *tangents)
+    finally:
+        ctx._in_jvp = False
     return result if isinstance(result, tuple) else (result,)
+
+
+def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents):
+    """PyTorch's checks of what a user's ``jvp`` returned."""
+    from minigrad.tensor import Tensor
+    if len(out_tangents) != len(outputs):
+        raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outputs)} but got {len(out_tangents)})")
+    bases = [a if a._base is None else a._base for a in args if isinstance(a, Tensor)]
+    for out, tangent in zip(outputs, out_tangents):
+        if not isinstance(out, Tensor) or tangent is None:
+            continue
+        dirty = next((i for i, a in enumerate(args) if a is out), None) \
+            if any(d is out for d in ctx._dirty) else None
+        if dirty is not None:
+            if tangents[dirty] is not None and tangent is not tangents[dirty]:
+                raise RuntimeError(
+                    "An inplace custom Function is not modifying the forward mode gradients "
+                    "inplace. If the forward is modifying an input inplace, then the jvp "
+                    "function must modify the corresponding gradient inplace.")
+        elif any(out._base is b for b in bases) and tangent._base is None:
+            raise RuntimeError("A custom Function's forward is returning a view (or an input "
+                               "as-is) but the jvp is not returning a view.")
+        if tangent.shape != out.shape:
+            raise RuntimeError("Trying to set a forward gradient that has a different size than "
+                               "that of the original Tensor, this is not supported. Tensor is of "
+                               f"size {list(out.shape)} while the given forward gradient is of "
+                               f"size {list(tangent.shape)}.")
+
+
+@contextlib.contextmanager
+def paused():
+    """A user's ``forward`` runs with forward-mode AD off, as in PyTorch: its ops (in-place
+    ones too) leave tangents alone; ``jvp`` computes them afterwards."""
+    global _active, _level
+    previous = _active, _level
+    _active, _level = False, None
+    try:
+        yield
+    finally:
+        _active, _level = previous
 
 
 def _jvp_by_double_backward(fn_cls, args, tangents, outputs):

@@ -15,17 +15,19 @@ a node of class ``<node_name>`` (``<ClassName>Backward`` for a user's Function) 
 The node *is* the ``ctx`` that ``forward`` saw: what ``forward`` saves, ``backward`` reads.
 """
 
+import functools
 import warnings
 import weakref
 
 import numpy as np
 
-from minigrad.autograd import anomaly_mode, forward_ad, observe
+from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd.node import Node, SavedTensor, _sequence, _tensor_class
-from minigrad.grad_mode import state
+from minigrad.grad_mode import inference_tensors_made, state
 
-__all__ = ["Function", "BackwardNode", "FunctionCtx"]
+__all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
+           "once_differentiable", "Error"]
 
 
 class FunctionCtx:
@@ -34,6 +36,13 @@ class FunctionCtx:
     def save_for_backward(self, *tensors):
         """Keep tensors (or None) for ``backward``; read them back as ``ctx.saved_tensors``."""
         self._to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        """Keep tensors for ``jvp`` (forward-mode AD), which reads them as ``ctx.saved_tensors``."""
+        if not all(t is None or isinstance(t, _tensor_class()) for t in tensors):
+            raise AssertionError("save_for_forward expects all arguments to be tensors; you "
+                                 "should save non-tensors as attributes on ctx.")
+        self._saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -57,10 +66,14 @@ class BackwardNode(FunctionCtx, Node):
     needs_input_grad = ()
     _tensor_positions = ()  # where the tensors are among the arguments of ``forward``
 
+    _saved_for_forward = None
+    _in_jvp = False
     _array_dtype = None  # while a built-in backward runs on arrays: the gradient's dtype
 
     @property
     def saved_tensors(self):
+        if self._in_jvp and self._saved_for_forward is not None:
+            return tuple(self._saved_for_forward)
         if self._saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays
@@ -68,6 +81,11 @@ class BackwardNode(FunctionCtx, Node):
             return tuple([None if s is None else s.unpack(self)._array_for(dtype)
                           for s in self._saved])
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
+
+    @property
+    def saved_variables(self):
+        """Deprecated name of ``saved_tensors``."""
+        return _user_function.saved_variables(self)
 
     def _saved_names(self):
         return self._saved_as
@@ -122,6 +140,7 @@ class Function:
 
     node_name = None     # the class name of the node in the graph
     saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
+    pack_order = None    # the order in which saved tensors are packed, when not as saved
 
     _node_base = None  # the base class of the nodes (BackwardNode; _BuiltinNode for _Op)
 
@@ -131,6 +150,10 @@ class Function:
         cls._backward_cls = type(name, (cls._node_base or BackwardNode,), {
             "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
             "__module__": cls.__module__, "__qualname__": name})
+        if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
+            cls._backward_cls.apply = _user_function.node_apply
+            if "apply" not in cls.__dict__:
+                cls.apply = classmethod(_user_function.apply)
 
     def __init__(self, *args, **kwargs):
         warnings.warn(
@@ -156,14 +179,31 @@ class Function:
             "You must implement either the backward or vjp method for your custom "
             "autograd.Function to use it with backward mode AD.")
 
+    vjp = backward  # the other name of ``backward``: a Function may define one of the two
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """With it, ``forward`` takes no ctx: it is called as ``setup_context(ctx, inputs,
+        output)`` right after ``forward(*inputs)``."""
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args):
+        if not cls._forward_on_arrays:  # e.g. ``super().apply`` from a user's own ``apply``
+            return _user_function.apply(cls, *args)
         Tensor = _tensor_class()
         ctx = cls._backward_cls()
         record = False
         if state.grad_enabled:
             needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             record = True in needs
+            if record and inference_tensors_made[0]:  # only inference tensors: not recorded
+                record = inference.records(args, Tensor)
         ctx.needs_input_grad = needs if record else (False,) * len(args)
         if cls._forward_on_arrays:
             outputs = cls.forward(ctx, *args)
@@ -315,6 +355,8 @@ class _Op(Function):
             else:
                 needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             record = True in needs
+            if record and inference_tensors_made[0]:  # only inference tensors: not recorded
+                record = inference.records(args, Tensor)
         node_cls = cls._backward_cls
         node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
         if record:  # Node.__init__, inlined
@@ -355,8 +397,8 @@ def _link_array(node, args, data, Tensor):
             refs.append(weakref.ref(a))
             if not a._requires_grad:
                 edges.append(_NO_EDGE)
-            elif a.grad_fn is not None:
-                edges.append((a.grad_fn, a._output_nr))
+            elif a._grad_fn is not None:
+                edges.append((a._grad_fn, a._output_nr))
             else:
                 edges.append((a._grad_accumulator(), 0))
     node.next_functions = tuple(edges)
@@ -368,7 +410,9 @@ def _link_array(node, args, data, Tensor):
     node._output_refs = (weakref.ref(out),)
     node._output_meta = ((data.shape, data.dtype),)
     to_save = node._to_save
-    if to_save:
+    if to_save and (node._forward_cls.pack_order is not None or inference_tensors_made[0]):
+        node._saved = _save_all(node, (data,), (out,), Tensor)  # PyTorch's order, checks
+    elif to_save:
         saved = []
         for t in to_save:
             if t is None:
@@ -436,6 +480,9 @@ def _mark_views(source, outputs):
     is read after such a change).
     """
     base = source._base if source._base is not None else source
+    if source._inference or state.inference:
+        if inference.mark_views(source, base, outputs):
+            return  # views of an inference tensor are inference tensors, not views
     views = None
     if state.grad_enabled:
         views = base.__dict__.get("_views")
@@ -466,8 +513,8 @@ def _link(ctx, args, outputs, Tensor):
             inputs.append(weakref.ref(a))
             if not a._requires_grad:
                 edges.append(_NO_EDGE)
-            elif a.grad_fn is not None:
-                edges.append((a.grad_fn, a._output_nr))
+            elif a._grad_fn is not None:
+                edges.append((a._grad_fn, a._output_nr))
             else:
                 edges.append((a._grad_accumulator(), 0))
     ctx.next_functions = tuple(edges)
@@ -481,9 +528,7 @@ def _link(ctx, args, outputs, Tensor):
     else:
         result = _link_outputs(ctx, args, outputs, Tensor)
     if ctx._to_save:
-        ctx._saved = tuple([None if t is None else _save(ctx, t, outputs, result, Tensor)
-                            for t in ctx._to_save])
-        ctx._to_save = ()
+        ctx._saved = _save_all(ctx, outputs, result, Tensor)
     if state.observers:
         observe.emit("node_created", node=ctx, outputs=result)
     return result
@@ -524,12 +569,26 @@ def _link_output(ctx, nr, out, args, Tensor):
         out._version_counter[0] += 1
     elif out.grad_fn is not None or out._requires_grad or _contains(args, out):
         out = out._alias()
-    out._requires_grad, out.grad_fn, out._output_nr = True, ctx, nr
+    out._requires_grad, out._grad_fn, out._output_nr = True, ctx, nr
     return out
+
+
+def _save_all(ctx, outputs, result, Tensor):
+    """The SavedTensors of ``ctx``, packed in PyTorch's order (``pack_order``)."""
+    to_save = ctx._to_save
+    order = ctx._forward_cls.pack_order or range(len(to_save))
+    saved = [None] * len(to_save)
+    for i in order:
+        if to_save[i] is not None:
+            saved[i] = _save(ctx, to_save[i], outputs, result, Tensor)
+    ctx._to_save = ()
+    return tuple(saved)
 
 
 def _save(ctx, t, outputs, result, Tensor):
     """``t`` (a tensor, or an array ``forward`` returned) as a SavedTensor of ``ctx``."""
+    if t._inference if isinstance(t, Tensor) else False:
+        raise RuntimeError(inference.NOT_SAVED)
     if not isinstance(t, Tensor):  # a built-in op saving the array it returns
         t = next((r for o, r in zip(outputs, result) if o is t), t)
         if not isinstance(t, Tensor):
@@ -537,3 +596,81 @@ def _save(ctx, t, outputs, result, Tensor):
             raise TypeError("save_for_backward can only save variables, but argument "
                             f"{i} is of type {type(t).__name__}")
     return SavedTensor(t, ctx, _contains(result, t))
+
+
+class InplaceFunction(Function):
+    """A Function that may work in place: ``Function`` plus an ``inplace`` flag."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
+class NestedIOFunction(Function):
+    """PyTorch's legacy base for Functions with nested inputs (kept for its name only)."""
+
+
+ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked with "
+                       "@once_differentiable")
+
+
+class Error(Node):
+    """The node ``once_differentiable`` puts behind the gradients it returns: differentiating
+    them again raises (PyTorch's ``DelayedError``)."""
+
+    def __init__(self, message, values):
+        super().__init__()
+        self.message = message
+        edges, meta, outputs = [], [], []
+        for nr, value in enumerate(values):
+            if value is None:
+                edges.append(_NO_EDGE)
+                meta.append(((), None))
+                outputs.append(None)
+                continue
+            leaf = value.detach().requires_grad_()
+            edges.append((leaf._grad_accumulator(), 0))
+            meta.append((value._data.shape, value._data.dtype))
+            outputs.append(_tensor_class()._make(value._data, True, self, nr))
+        self.next_functions, self._output_meta = tuple(edges), tuple(meta)
+        self.outputs = tuple(outputs)
+
+    def name(self):
+        return "minigrad::autograd::Error"
+
+    def apply(self, grad_outputs):
+        raise RuntimeError(self.message)
+
+
+def once_differentiable(backward):
+    """Decorate a ``backward`` that cannot itself be differentiated: it runs in no-grad mode,
+    and differentiating its results again raises.
+
+    Example:
+        >>> class Cube(minigrad.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_backward(x)
+        ...         return x ** 3
+        ...     @staticmethod
+        ...     @minigrad.autograd.function.once_differentiable
+        ...     def backward(ctx, grad):
+        ...         (x,) = ctx.saved_tensors
+        ...         return 3 * x ** 2 * grad
+        >>> x = minigrad.tensor(2.0, requires_grad=True)
+        >>> minigrad.autograd.grad(Cube.apply(x), x)
+        (tensor(12.),)
+    """
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        from minigrad.grad_mode import no_grad
+        with no_grad():
+            outputs = backward(ctx, *grads)
+        Tensor = _tensor_class()
+        if not state.grad_enabled or not any(
+                isinstance(g, Tensor) and g._requires_grad for g in grads):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outputs = Error(ONCE_DIFFERENTIABLE, (outputs,) if single else outputs).outputs
+        return outputs[0] if single else outputs
+    return wrapper

@@ -15,7 +15,8 @@ from minigrad.autograd import engine
 from minigrad.autograd.node import RemovableHandle, _saved_tensors_hooks_stack
 from minigrad.grad_mode import state
 
-__all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook"]
+__all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook",
+           "save_on_cpu", "register_saved_tensor_hooks"]
 
 _disabled_message = None  # set inside disable_saved_tensors_hooks
 
@@ -48,6 +49,68 @@ class saved_tensors_hooks:
     def __exit__(self, *exc):
         _saved_tensors_hooks_stack.pop()
         return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Tensors saved for backward are kept in CPU memory. minigrad has no other memory, so
+    this block keeps them as they are (it is there so that PyTorch code runs unchanged).
+
+    Example:
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> with minigrad.autograd.graph.save_on_cpu():
+        ...     y = x * x
+        >>> y.sum().backward()
+        >>> x.grad
+        tensor([2., 4.])
+    """
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        super().__init__(_pack_to_cpu, _unpack_from_cpu)
+
+
+def _pack_to_cpu(tensor):
+    return tensor.device, tensor.cpu()
+
+
+def _unpack_from_cpu(packed):
+    device, tensor = packed
+    return tensor.to(device)
+
+
+REGISTER_TWICE = ("Calling register_hooks on a saved tensor whose hooks have already been set. "
+                  "Hint: only one pair of hooks is allowed at a time.")
+REGISTER_FREED = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate values "
+    "of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need to "
+    "access saved variables after calling backward.")
+
+
+def register_saved_tensor_hooks(saved, pack_hook, unpack_hook):
+    """``SavedTensor.register_hooks``: pack the saved tensor now with ``pack_hook``, and
+    bring it back with ``unpack_hook`` whenever backward reads it."""
+    if not (callable(pack_hook) and callable(unpack_hook)):
+        raise TypeError("register_hooks(): incompatible function arguments. The following "
+                        "argument types are supported:")
+    if saved.released:
+        raise RuntimeError(REGISTER_FREED)
+    if saved.unpack_hook is not None:
+        raise RuntimeError(REGISTER_TWICE)
+    from minigrad.tensor import Tensor
+    if saved.is_output:
+        tensor = Tensor._make(saved.data)
+        tensor._version_counter = saved.version_counter
+    else:
+        tensor = saved.tensor
+        saved.origin = None if not tensor._requires_grad else (
+            tensor.grad_fn or tensor._grad_accumulator())
+    previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
+    try:
+        saved.packed = pack_hook(tensor)
+    finally:
+        state.grad_enabled = previous
+    saved.unpack_hook = unpack_hook
+    saved.tensor = saved.data = saved.weak = None
 
 
 @contextlib.contextmanager

@@ -105,20 +105,16 @@ class SavedTensor:
             raise RuntimeError(_modified_inplace_message(self, node))
         if not self.is_output:
             return self.tensor
-        tensor = self.weak()
-        if tensor is None or tensor.grad_fn is not node:
-            tensor = _tensor_class()._make(self.data, True, node, self.output_nr)
-            tensor._version_counter = self.version_counter
-            if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
-                forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
+        # As PyTorch: a saved output comes back as a new tensor object each time.
+        tensor = _tensor_class()._make(self.data, True, node, self.output_nr)
+        tensor._version_counter = self.version_counter
+        if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
+            forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
         return tensor
 
     def _unpack_hooked(self, node):
-        """What ``unpack_hook`` returns, put back where the saved tensor was in the graph.
-
-        NB: PyTorch always wraps it in a new tensor; minigrad returns it as it is when it is
-        already there (e.g. ``unpack_hook`` returned the saved tensor itself).
-        """
+        """What ``unpack_hook`` returns, put back where the saved tensor was in the graph: as
+        in PyTorch, always a new tensor object."""
         from minigrad.tensor import Tensor
         value = self.unpack_hook(self.packed)
         if not isinstance(value, Tensor):
@@ -128,16 +124,18 @@ class SavedTensor:
         if origin is None:  # the saved tensor did not require grad
             return value.detach() if value._requires_grad else value
         if isinstance(origin, AccumulateGrad):  # a leaf: a new leaf whose grad goes to it
-            if value is origin.variable:
-                return value
             out = Tensor._make(value._data, True)
             out._accumulator = weakref.ref(origin)
-        elif value.grad_fn is origin and value._output_nr == self.output_nr:
-            return value
         else:
             out = Tensor._make(value._data, True, origin, self.output_nr)
         out._version_counter = value._version_counter
         return out
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        """Store this saved tensor as ``pack_hook(tensor)`` from now on, and bring it back with
+        ``unpack_hook(packed)`` (see ``graph_hooks.register_saved_tensor_hooks``)."""
+        from minigrad.autograd.graph_hooks import register_saved_tensor_hooks
+        register_saved_tensor_hooks(self, pack_hook, unpack_hook)
 
     def release(self):
         self.released = True
@@ -304,15 +302,12 @@ class AccumulateGrad(Node):
                 notify("grad_accumulated", pass_id=state.backward_pass, node=self,
                        tensor=variable, before=before, after=variable._grad)
         if variable._post_acc_hooks:  # like PyTorch, also when no gradient arrived
-            previous, state.grad_enabled = state.grad_enabled, False
-            try:
-                for hook in list(variable._post_acc_hooks.values()):
-                    hook(variable)
-                    if notify:
-                        notify("post_accumulate_hook", pass_id=state.backward_pass, node=self,
-                               tensor=variable, hook=hook)
-            finally:
-                state.grad_enabled = previous
+            for hook in list(variable._post_acc_hooks.values()):
+                if hook(variable) is not None:
+                    raise RuntimeError("Tensor post accumulate grad hooks should return None.")
+                if notify:
+                    notify("post_accumulate_hook", pass_id=state.backward_pass, node=self,
+                           tensor=variable, hook=hook)
         return ()
 
 

@@ -19,13 +19,22 @@ from collections.abc import Mapping
 import numpy as np
 
 from minigrad import _device, _dtype
-from minigrad.autograd.node import _add_hook
 from minigrad.grad_mode import no_grad
+from minigrad.nn import _hooks
+from minigrad.nn._hooks import (
+    register_module_backward_hook,
+    register_module_forward_hook,
+    register_module_forward_pre_hook,
+    register_module_full_backward_hook,
+    register_module_full_backward_pre_hook,
+)
 from minigrad.nn._tracking import call_started, emit_module_call, tag_outputs
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["Module"]
+__all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
+           "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
+           "register_module_backward_hook"]
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -85,6 +94,12 @@ class Module:
         d["_modules"] = {}
         d["_forward_pre_hooks"] = {}
         d["_forward_hooks"] = {}
+        d["_forward_pre_hooks_with_kwargs"] = {}
+        d["_forward_hooks_with_kwargs"] = {}
+        d["_forward_hooks_always_called"] = {}
+        d["_backward_hooks"] = {}
+        d["_backward_pre_hooks"] = {}
+        d["_is_full_backward_hook"] = None
         d["_path"] = ""
 
     def forward(self, *args, **kwargs):
@@ -92,28 +107,75 @@ class Module:
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        for hook in tuple(self._forward_pre_hooks.values()):
-            result = hook(self, args)
-            if result is not None:
-                args = result if isinstance(result, tuple) else (result,)
         emit_module_call(self, "enter", args)
         start = call_started()
-        outputs = self.forward(*args, **kwargs)
-        for hook in tuple(self._forward_hooks.values()):
-            result = hook(self, args, outputs)
-            if result is not None:
-                outputs = result
+        if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks or _hooks.global_hooks.any()):
+            outputs = _hooks.call_with_hooks(self, self.forward, args, kwargs)
+        else:
+            outputs = self.forward(*args, **kwargs)
         tag_outputs(outputs, self._path, (self, start, call_started()))
         emit_module_call(self, "exit", args, outputs)
         return outputs
 
-    def register_forward_pre_hook(self, hook):
-        """``hook(module, args) -> None or new args`` runs before ``forward``."""
-        return _add_hook(self._forward_pre_hooks, hook)
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args) -> None or new args`` runs before ``forward``; with
+        ``with_kwargs``, ``hook(module, args, kwargs) -> None or (new args, new kwargs)``."""
+        handle = _hooks.add_hook(self._forward_pre_hooks, hook, prepend,
+                                 extra=(self._forward_pre_hooks_with_kwargs,))
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        return handle
 
-    def register_forward_hook(self, hook):
-        """``hook(module, args, output) -> None or new output`` runs after ``forward``."""
-        return _add_hook(self._forward_hooks, hook)
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        """``hook(module, args, output) -> None or new output`` runs after ``forward``
+        (``hook(module, args, kwargs, output)`` with ``with_kwargs``; also when ``forward``
+        raised, with ``always_call``).
+
+        Example:
+            >>> layer = nn.Linear(2, 1)
+            >>> handle = layer.register_forward_hook(lambda m, args, out: out.abs() * 0)
+            >>> layer(minigrad.ones(1, 2)).tolist()
+            [[0.0]]
+        """
+        handle = _hooks.add_hook(self._forward_hooks, hook, prepend, extra=(
+            self._forward_hooks_with_kwargs, self._forward_hooks_always_called))
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """``hook(module, grad_output) -> None or new grad_output`` runs in backward when the
+        gradients of the module's outputs are known."""
+        return _hooks.add_hook(self._backward_pre_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """``hook(module, grad_input, grad_output) -> None or new grad_input`` runs in backward
+        when the gradients of the module's inputs are known.
+
+        Example:
+            >>> layer = nn.Linear(2, 1)
+            >>> seen = []
+            >>> handle = layer.register_full_backward_hook(
+            ...     lambda m, grad_in, grad_out: seen.append(grad_out[0].shape))
+            >>> layer(minigrad.ones(1, 2, requires_grad=True)).sum().backward()
+            >>> seen
+            [minigrad.Size([1, 1])]
+        """
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(_hooks.MIXED_BACKWARD_HOOKS)
+        self.__dict__["_is_full_backward_hook"] = True
+        return _hooks.add_hook(self._backward_hooks, hook, prepend)
+
+    def register_backward_hook(self, hook):
+        """Deprecated: ``register_full_backward_hook`` is what it should have been."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(_hooks.MIXED_BACKWARD_HOOKS)
+        self.__dict__["_is_full_backward_hook"] = False
+        return _hooks.add_hook(self._backward_hooks, hook)
 
     # ------------------------------------------------------------------ registration
     def __setattr__(self, name, value):

@@ -160,6 +160,7 @@ class Mul(_Op):
     array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "other")
     formula = ("grad * other", "grad * self")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -186,6 +187,7 @@ class Div(_Op):
         "grad / other",
         "-grad * self / other ** 2",
     )
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -328,6 +330,7 @@ class PowTensor(_Op):
         "grad * exponent * self ** (exponent - 1)",
         "grad * result * log(self)",
     )
+    pack_order = (1, 0, 2)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -407,6 +410,7 @@ class Remainder(_Op):
     node_name = "RemainderBackward1"
     saved_names = ("self", "other")
     formula = ("grad", "-grad * floor(self / other)")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):

@@ -193,6 +193,7 @@ class Maximum(_Op):
         "grad * ((self > other) + (self == other) / 2)",
         "grad * ((other > self) + (self == other) / 2)",
     )
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -216,6 +217,7 @@ class Minimum(_Op):
         "grad * ((self < other) + (self == other) / 2)",
         "grad * ((other < self) + (self == other) / 2)",
     )
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):

@@ -11,7 +11,7 @@ import weakref
 import numpy as np
 
 from minigrad._dtype import can_cast, cast_error, check_scalar
-from minigrad.autograd import forward_ad
+from minigrad.autograd import allow_mutation, forward_ad, inference, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
@@ -127,12 +127,17 @@ class AsStrided(Index):
 
 
 def check_leaf(x, through_view=False):
-    """PyTorch's errors for an in-place change, with grad mode on, of a leaf that requires grad
-    (or of a view of a leaf, or of a view made under ``no_grad``)."""
+    """PyTorch's errors for an in-place change of an inference tensor outside inference mode,
+    and, with grad mode on, of a leaf that requires grad (or of a view of a leaf, of a view made
+    under ``no_grad``, or of a view whose kind forbids it: ``autograd.views``)."""
+    if x._inference:
+        inference.check_inplace(x)
     if not (state.grad_enabled and x._requires_grad):
         return
     if x.__dict__.get("_no_grad_view"):
         raise RuntimeError(NO_GRAD_VIEW_INPLACE)
+    if "_creation_meta" in x.__dict__:
+        views.check_inplace(x)
     base = x._base
     if x.grad_fn is None:
         view = through_view or (base is not None and base.grad_fn is None)
@@ -173,6 +178,8 @@ def inplace(x, compute, *args):
     clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
     """
     _check_inplace(x)
+    if allow_mutation.active is not None:
+        allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
     if not recording:
@@ -196,7 +203,7 @@ def inplace(x, compute, *args):
     _write(x, out)
     forward_ad.copy_tangent(out, x)
     node = out.grad_fn
-    x.grad_fn, x._output_nr, x._requires_grad = node, out._output_nr, True
+    set_history(x, node, out._output_nr)
     node._output_refs = (weakref.ref(x),)
     for saved in node._saved or ():
         if saved is not None and saved.is_output:
@@ -226,7 +233,7 @@ def _inplace_on_view(x, base, compute, args):
     plan.arrays = dict(enumerate(index))
     new_base = CopySlices.apply(before, out, index, plan)
     forward_ad.copy_tangent(new_base, base)
-    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    set_history(base, new_base.grad_fn, 0)
     base.grad_fn._output_refs = (weakref.ref(base),)
     _renew_views(base, x)
     for saved in out.grad_fn._saved or ():
@@ -235,11 +242,42 @@ def _inplace_on_view(x, base, compute, args):
     return x
 
 
+def rebase_view_history(x, out):
+    """``x``, a view, was changed in place by the node of ``out`` (a custom Function with
+    ``mark_dirty``): the base's history moves onto a ``CopySlices`` of that node, and x's onto
+    an ``AsStridedBackward0`` of the base, as for a built-in in-place op."""
+    base = x._base
+    index = np.unravel_index(_view_positions(base._data, x._data), base.shape)
+    before = Tensor._make(base._data.copy(), base._requires_grad, base.grad_fn,
+                          base._output_nr)
+    plan = _Plan()
+    plan.arrays = dict(enumerate(index))
+    new_base = CopySlices.apply(before, out, index, plan)
+    set_history(base, new_base.grad_fn, 0)
+    base.grad_fn._output_refs = (weakref.ref(base),)
+    _renew_views(base, x)
+
+
+def set_history(t, node, output_nr):
+    """``t`` (changed in place) is now output ``output_nr`` of ``node``. As in PyTorch, a
+    ``retain_grad()`` moves with it: ``.grad`` will be that of the new value."""
+    old, old_nr = t.grad_fn, t._output_nr
+    t._grad_fn, t._output_nr, t._requires_grad = node, output_nr, True
+    retained = old._retained if old is not None else None
+    if retained and old_nr in retained and retained[old_nr]() is t:
+        del retained[old_nr]
+        if node._retained is None:
+            node._retained = {}
+        node._retained[output_nr] = weakref.ref(t)
+
+
 def _renew_views(base, *changed):
     """After an in-place change to ``base`` (or to its views ``changed``), every view of it
     made in grad mode (one that did not require grad as well: it does now) reads its values
     from the new base: its history becomes an ``AsStridedBackward0`` of the base (PyTorch
     regenerates it the same way, lazily)."""
+    if "_inference_views" in base.__dict__:
+        inference.base_changed(base, changed)
     views = set(base.__dict__.get("_views", ())).union(changed)
     for view in views:
         if not np.may_share_memory(view._data, base._data):
@@ -247,7 +285,7 @@ def _renew_views(base, *changed):
         index = np.unravel_index(_view_positions(base._data, view._data), base.shape)
         fresh = AsStrided.apply(base, index)
         forward_ad.copy_tangent(fresh, view)
-        view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
+        set_history(view, fresh.grad_fn, 0)
         fresh.grad_fn._output_refs = (weakref.ref(view),)
 
 

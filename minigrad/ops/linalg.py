@@ -104,6 +104,7 @@ class Mm(_Op):
     node_name = "MmBackward0"
     saved_names = ("self", "mat2")
     formula = ("grad @ mat2.T", "self.T @ grad")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):
@@ -128,6 +129,7 @@ class Bmm(_Op):
     node_name = "BmmBackward0"
     saved_names = ("self", "mat2")
     formula = ("grad @ mT(mat2)", "mT(self) @ grad")
+    pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
 
     @staticmethod
     def forward(ctx, a, b):

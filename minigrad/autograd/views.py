@@ -1,0 +1,49 @@
+"""How a view was made decides whether it may be changed in place (PyTorch's ``CreationMeta``).
+
+Most views may: autograd rewrites the history of the view and of its base. Four kinds may not,
+when the change would be recorded (grad mode on and the view requires grad), because no
+history could be rewritten correctly; a tensor of such a kind carries ``_creation_meta``:
+
+- ``"custom"``: an output of a custom Function that is a view (or an input returned as-is);
+- ``"multi"``: one of several views a custom Function returned;
+- ``"no_grad_custom"``: a view a custom Function returned in no-grad mode;
+- ``"inference"``: a view of a normal tensor made in inference mode.
+"""
+
+from minigrad.autograd.node import forward_op_name
+
+__all__ = ["check_inplace", "CUSTOM_FUNCTION_VIEW", "NO_GRAD_VIEW", "INFERENCE_VIEW"]
+
+_CUSTOM_TAIL = (
+    "This view was created inside a custom Function (or because an input was returned as-is) and "
+    "the autograd logic to handle view+inplace would override the custom backward associated "
+    "with the custom Function, leading to incorrect gradients. This behavior is forbidden. You "
+    "can fix this by cloning the output of the custom Function.")
+CUSTOM_FUNCTION_VIEW = "Output {nr} of {op} is a view and is being modified inplace. " + \
+    _CUSTOM_TAIL
+MULTI_OUTPUT_VIEW = (
+    "Output {nr} of {op} is a view and is being modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one.")
+NO_GRAD_VIEW = ("A view was created in no_grad mode and is being modified inplace with grad "
+                "mode enabled. " + _CUSTOM_TAIL)
+INFERENCE_VIEW = (
+    "A view was created in inference mode and is being modified inplace in normal mode. Given "
+    "that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+    "by moving both the view and the inplace either both inside the inference_mode block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
+
+
+def check_inplace(view):
+    """Raise PyTorch's error if ``view`` may not be changed in place by a recorded op."""
+    how = view.__dict__.get("_creation_meta")
+    if how is None:
+        return
+    if how == "inference":
+        raise RuntimeError(INFERENCE_VIEW)
+    if how == "no_grad_custom":
+        raise RuntimeError(NO_GRAD_VIEW)
+    op = forward_op_name(view.grad_fn) if view.grad_fn is not None else "?"
+    message = MULTI_OUTPUT_VIEW if how == "multi" else CUSTOM_FUNCTION_VIEW
+    raise RuntimeError(message.format(nr=view._output_nr, op=op))
