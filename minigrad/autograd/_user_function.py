@@ -163,6 +163,8 @@ def _wrap_output(ctx, nr, out, args, record, n_diff, n_outputs, previous, Tensor
     if is_input:
         out = _view_of(out, Tensor)
         _mark_view(out, CUSTOM)
+    elif out.__dict__.pop("_no_grad_view", False):  # a view forward made (in no-grad mode)
+        _mark_view(out, MULTI if n_diff > 1 else CUSTOM)
     elif out.grad_fn is not None or out._requires_grad:
         out = out._alias()  # a tensor with a history of its own (e.g. captured by forward)
     elif out._base is not None:

@@ -134,10 +134,10 @@ def check_leaf(x, through_view=False):
         inference.check_inplace(x)
     if not (state.grad_enabled and x._requires_grad):
         return
-    if x.__dict__.get("_no_grad_view"):
-        raise RuntimeError(NO_GRAD_VIEW_INPLACE)
     if "_creation_meta" in x.__dict__:
         views.check_inplace(x)
+    if x.__dict__.get("_no_grad_view"):
+        raise RuntimeError(NO_GRAD_VIEW_INPLACE)
     base = x._base
     if x.grad_fn is None:
         view = through_view or (base is not None and base.grad_fn is None)

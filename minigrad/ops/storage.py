@@ -77,7 +77,7 @@ def as_strided_(x, size, stride, storage_offset=None):
         before = Tensor._make(x._data.copy(), True, x.grad_fn, x._output_nr)
         out = AsStridedInplace.apply(before, np.unravel_index(np.asarray(positions, np.int64)
                                                        + np.zeros(size, np.int64), x.shape))
-        x.grad_fn, x._output_nr = out.grad_fn, 0
+        x._grad_fn, x._output_nr = out.grad_fn, 0
         out.grad_fn._output_refs = (weakref.ref(x),)
     x.__dict__["_storage"] = storage
     x._data = view
