@@ -73,7 +73,7 @@ def test_pages_show_their_code_and_link_their_neighbours(two_pages):
     assert 'rel="prev" href="01_tensors_and_leaves.html"' in second
     assert 'rel="next"' not in second and 'href="index.html"' in second
     assert first.count('class="mg-site-code"') == 1 and "requires_grad" in first.split(
-        'class="mg-site-code"')[1].split("</section>")[0]
+        'class="mg-site-code"')[1].split("</details>")[0]
 
 
 @pytest.mark.browser

@@ -152,7 +152,8 @@ _STYLE = ("<style>.mg-site-nav{margin:.2em 0 .6em;display:flex;gap:1.5em;flex-wr
           ".mg-site-code{max-width:60em;margin:.4em 0 1em;border:1px solid #bbb;"
           "border-left:4px solid #555;background:#f7f7f7;padding:.2em .8em;overflow-x:auto}"
           ".mg-site-code pre{margin:.4em 0;font-size:13px;line-height:1.4}"
-          ".mg-site-code p{margin:.3em 0 0;font-size:90%;color:#333}</style>\n")
+          ".mg-site-code summary{margin:.3em 0 0;font-size:90%;color:#333;cursor:pointer}"
+          "</style>\n")
 
 
 def _add_intro(page, question, code=""):
@@ -163,9 +164,9 @@ def _add_intro(page, question, code=""):
         intro += (f'<p class="mg-site-question"><strong>The question:</strong> '
                   f"{_inline(question)}</p>\n")
     if code.strip():
-        intro += ('<section class="mg-site-code" aria-label="the code being replayed">'
-                  "<p>The code this page replays:</p>\n" + highlight(code.strip()) +
-                  "</section>\n")
+        intro += ('<details class="mg-site-code" open><summary>The code this page replays '
+                  "(click to show or hide)</summary>\n" + highlight(code.strip()) +
+                  "</details>\n")
     text = text.replace("</h1>\n", "</h1>\n" + intro, 1)
     page.write_text(text.replace("</head>", _STYLE + "</head>", 1), encoding="utf-8")
 
