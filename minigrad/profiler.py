@@ -13,7 +13,9 @@ Outside a profile nothing is wrapped or observed: profiling costs nothing until 
 NB: PyTorch times its C++ kernels (``aten::mul``); minigrad times its Python ops by their
 class names (``minigrad::Mul``). Work that does not go through ``Function.apply`` (tensor
 factories, comparisons that build no graph) is not listed. There is no CUDA, no ``schedule``
-and no memory profiling.
+and no memory profiling. Without ``create_graph`` the backward formulas of ops such as ``Mul``
+run on NumPy arrays, so only the forward ``Mul`` is counted (PyTorch also counts the two
+``aten::mul`` inside ``MulBackward0``).
 
 Example:
     >>> x = minigrad.ones(3, requires_grad=True)
@@ -23,7 +25,7 @@ Example:
     ...     y.backward()
     >>> calls = {e.key: e.count for e in prof.key_averages()}
     >>> calls["forward"], calls["minigrad::Mul"], calls[BACKWARD_PREFIX + "MulBackward0"]
-    (1, 3, 1)
+    (1, 1, 1)
 """
 
 import enum
