@@ -83,7 +83,8 @@ def apply(cls, *args, **kwargs):
         from minigrad.autograd.function import _check_dirty
         _check_dirty(ctx, args, outputs, Tensor)
     if record:
-        _link_inputs(ctx, args, Tensor)
+        from minigrad.autograd.function import link_inputs
+        link_inputs(ctx, args, Tensor)
     result = _wrap_outputs(ctx, args, outputs, record, Tensor)
     if record:
         _save_tensors(ctx, outputs, result, Tensor)
@@ -92,24 +93,6 @@ def apply(cls, *args, **kwargs):
     if forward_ad._active:
         forward_ad.propagate(cls, ctx, args, result)
     return result[0] if single else result
-
-
-def _link_inputs(ctx, args, Tensor):
-    from minigrad.autograd.function import _NO_EDGE
-    edges, positions, refs = [], [], []
-    for i, a in enumerate(args):
-        if isinstance(a, Tensor):
-            positions.append(i)
-            refs.append(weakref.ref(a))
-            if not a._requires_grad:
-                edges.append(_NO_EDGE)
-            elif a._grad_fn is not None:
-                edges.append((a._grad_fn, a._output_nr))
-            else:
-                edges.append((a._grad_accumulator(), 0))
-    ctx.next_functions = tuple(edges)
-    ctx._tensor_positions = tuple(positions)
-    ctx._input_refs = tuple(refs)
 
 
 def _is_differentiable(ctx, out):

@@ -205,31 +205,11 @@ class Function:
             if record and inference_tensors_made[0]:  # only inference tensors: not recorded
                 record = inference.records(args, Tensor)
         ctx.needs_input_grad = needs if record else (False,) * len(args)
-        if cls._forward_on_arrays:
-            outputs = cls.forward(ctx, *args)
-        else:
-            prev, state.grad_enabled = state.grad_enabled, False
-            try:
-                outputs = cls.forward(ctx, *args)
-            finally:
-                state.grad_enabled = prev
+        outputs = cls.forward(ctx, *args)
         if not record and type(outputs) is np.ndarray and not cls.is_view \
                 and not forward_ad._active:
             return Tensor._make(outputs)  # the common case without a graph: a new array
-        single = not isinstance(outputs, tuple)
-        if single:
-            outputs = (outputs,)
-        if ctx._dirty:
-            _check_dirty(ctx, args, outputs, Tensor)
-        if record:
-            result = _link(ctx, args, outputs, Tensor)
-        else:
-            result = tuple([_as_tensor(o, Tensor) for o in outputs])
-        if cls.is_view:
-            _mark_views(args[0], result)
-        if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
-            forward_ad.propagate(cls, ctx, args, result)
-        return result[0] if single else result
+        return _wrap_outputs(cls, ctx, args, outputs, record, Tensor)
 
     _forward_on_arrays = False
     is_view = False      # outputs share memory and the version counter with the first input
@@ -373,20 +353,26 @@ class _Op(Function):
                 return Tensor._make(outputs)  # the common case without a graph: a new array
             if not node._dirty:
                 return _link_array(node, args, outputs, Tensor)
-        single = not isinstance(outputs, tuple)
-        if single:
-            outputs = (outputs,)
-        if node._dirty:
-            _check_dirty(node, args, outputs, Tensor)
-        if record:
-            result = _link(node, args, outputs, Tensor)
-        else:
-            result = tuple([_as_tensor(o, Tensor) for o in outputs])
-        if cls.is_view:
-            _mark_views(args[0], result)
-        if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
-            forward_ad.propagate(cls, node, args, result)
-        return result[0] if single else result
+        return _wrap_outputs(cls, node, args, outputs, record, Tensor)
+
+
+def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
+    """The forward's arrays as tensors: linked to ``ctx`` when recorded, views marked, and
+    tangents propagated inside a dual level."""
+    single = not isinstance(outputs, tuple)
+    if single:
+        outputs = (outputs,)
+    if ctx._dirty:
+        _check_dirty(ctx, args, outputs, Tensor)
+    if record:
+        result = _link(ctx, args, outputs, Tensor)
+    else:
+        result = tuple([_as_tensor(o, Tensor) for o in outputs])
+    if cls.is_view:
+        _mark_views(args[0], result)
+    if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
+        forward_ad.propagate(cls, ctx, args, result)
+    return result[0] if single else result
 
 
 def _link_array(node, args, data, Tensor):
@@ -504,8 +490,8 @@ def _as_tensor(value, Tensor):
     return value  # a tensor, or a non-tensor output of a user's Function (passed through)
 
 
-def _link(ctx, args, outputs, Tensor):
-    """Make ``ctx`` the grad_fn of the outputs and point it at the inputs' nodes."""
+def link_inputs(ctx, args, Tensor):
+    """Point ``ctx`` at the nodes of its tensor inputs (``(None, 0)`` for a constant)."""
     edges, positions, inputs = [], [], []
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
@@ -520,6 +506,11 @@ def _link(ctx, args, outputs, Tensor):
     ctx.next_functions = tuple(edges)
     ctx._tensor_positions = tuple(positions)
     ctx._input_refs = tuple(inputs)
+
+
+def _link(ctx, args, outputs, Tensor):
+    """Make ``ctx`` the grad_fn of the outputs and point it at the inputs' nodes."""
+    link_inputs(ctx, args, Tensor)
     if len(outputs) == 1 and type(outputs[0]) is np.ndarray:  # the common case
         out = Tensor._make(outputs[0], True, ctx, 0)
         result = (out,)
