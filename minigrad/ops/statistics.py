@@ -5,8 +5,8 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim
 from minigrad.ops.reduction import (
+    MaxDim,
     _correction,
     _ties,
     _unsqueeze_to,
@@ -14,7 +14,6 @@ from minigrad.ops.reduction import (
     _var_backward,
     _variance,
 )
-from minigrad.tensor import Tensor
 
 __all__ = ["Median", "MedianDim", "VarMean", "StdMean", "median", "var_mean", "std_mean"]
 
@@ -62,45 +61,21 @@ class Median(_Op):
         return grad * mask / int(mask._data.sum())
 
 
-class MedianDim(_Op):
+class MedianDim(MaxDim):
     """values, indices = the lower median over ``dim`` and where it is;
     ∂values/∂x = grad at the index, 0 elsewhere."""
 
     node_name = "MedianBackward1"
-    saved_names = ("indices",)
+    _op = "median"
+
+    @staticmethod
+    def _pick(data, axis):
+        return np.squeeze(_lower_median_index(data, axis), axis)
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         _check_median(x)
-        data = x._data
-        d = normalize_dim(dim, data.ndim)
-        ctx.self_sym_sizes, ctx.dim, ctx.keepdim = tuple(data.shape), d, keepdim
-        if data.ndim == 0:
-            values, indices = data.copy(), np.zeros((), np.int64)
-        else:
-            if data.shape[d] == 0:
-                raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
-            indices = _lower_median_index(data, d).astype(np.int64)
-            values = np.take_along_axis(data, indices, axis=d)
-            if not keepdim:
-                values, indices = values.squeeze(d), indices.squeeze(d)
-        indices = Tensor._make(indices)
-        ctx.mark_non_differentiable(indices)
-        ctx.save_for_backward(Tensor._make(indices._data))
-        return values, indices
-
-    @staticmethod
-    def backward(ctx, grad, grad_indices):
-        if not ctx.self_sym_sizes:
-            return grad, None, None
-        (indices,) = ctx.saved_tensors
-        d = ctx.dim
-        if not ctx.keepdim:
-            grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)
-        shape = [1] * len(ctx.self_sym_sizes)
-        shape[d] = ctx.self_sym_sizes[d]
-        one_hot = Tensor._make(np.arange(shape[d]).reshape(shape) == indices._data)
-        return grad * one_hot, None, None
+        return MaxDim.forward(ctx, x, dim, keepdim)
 
 
 class VarMean(_Op):
