@@ -18,6 +18,21 @@ def torch():
     return _torch
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, driven by Playwright (skipped, with the reason, where either is
+    missing)."""
+    from test_stepper_browser import ARGS, CHROMIUM, _missing
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
 @pytest.fixture(scope="session")
 def _oracle_store():
     """One store of torch's answers per session; new or changed answers are written at the end."""

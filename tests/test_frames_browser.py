@@ -8,21 +8,8 @@ Skipped where Chromium or Playwright is missing (see tests/test_stepper_browser.
 """
 
 import pytest
-from test_stepper_browser import ARGS, CHROMIUM, _missing
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser():
-    reason = _missing()
-    if reason:
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 # ----------------------------------------------------------------- the programs

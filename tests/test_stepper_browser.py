@@ -42,18 +42,6 @@ def _missing(*modules):
     return None
 
 
-@pytest.fixture(scope="module")
-def browser():
-    reason = _missing()
-    if reason:
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
 def _recording():
     """A backward pass with a fan-in and a tensor hook (the forward pass is not recorded)."""
     import minigrad as torch

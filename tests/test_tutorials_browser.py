@@ -97,17 +97,6 @@ def lab(tmp_path_factory):
             server.kill()
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if _missing():
-        pytest.skip(_missing())
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
 RUN_ALL = """async () => {
   const app = window.jupyterapp;
   await app.started;

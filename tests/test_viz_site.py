@@ -77,35 +77,23 @@ def test_pages_show_their_code_and_link_their_neighbours(two_pages):
 
 
 @pytest.mark.browser
-def test_site_from_file_plays_with_keys_and_no_network(two_pages):
-    import os
-    import shutil
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    if not os.path.exists(chromium):
-        pytest.skip("Debian's chromium is not installed (apt install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    args = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-            "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"]
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=args)
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, offline=True)
-        requests = []
-        context.on("request", lambda r: requests.append(r.url))
-        page = context.new_page()
-        page.goto((two_pages / "index.html").as_uri())
-        page.click("a[href='01_tensors_and_leaves.html']")
-        page.wait_for_function("document.body.dataset.frame === '0'")
-        page.keyboard.press("ArrowRight")          # no click on the stepper first
-        page.keyboard.press("ArrowRight")
-        assert page.evaluate("document.body.dataset.frame") == "2"
-        page.keyboard.press("End")
-        last = int(page.evaluate("document.body.dataset.frame"))
-        assert last > 2
-        page.keyboard.press("Home")
-        assert page.evaluate("document.body.dataset.frame") == "0"
-        page.click("a[rel='next']")
-        page.wait_for_url("**/02_grad_fn_and_nodes.html")
-        assert page.locator(".mg-site-code").count() == 1
-        browser.close()
+def test_site_from_file_plays_with_keys_and_no_network(two_pages, browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, offline=True)
+    requests = []
+    context.on("request", lambda r: requests.append(r.url))
+    page = context.new_page()
+    page.goto((two_pages / "index.html").as_uri())
+    page.click("a[href='01_tensors_and_leaves.html']")
+    page.wait_for_function("document.body.dataset.frame === '0'")
+    page.keyboard.press("ArrowRight")          # no click on the stepper first
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.body.dataset.frame") == "2"
+    page.keyboard.press("End")
+    assert int(page.evaluate("document.body.dataset.frame")) > 2
+    page.keyboard.press("Home")
+    assert page.evaluate("document.body.dataset.frame") == "0"
+    page.click("a[rel='next']")
+    page.wait_for_url("**/02_grad_fn_and_nodes.html")
+    assert page.locator(".mg-site-code").count() == 1
+    context.close()
     assert all(url.startswith("file://") for url in requests), requests
