@@ -37,6 +37,7 @@ class _Sample(_Op):
     """
 
     kernel = None
+    formula = ("0 * grad",)  # every sampler: a sample does not depend on x
 
     @classmethod
     def forward(cls, ctx, x, layout, generator, *params):
@@ -58,7 +59,6 @@ class Uniform(_Sample):
     """y ~ U(from, to);  ∂y/∂x = 0."""
 
     node_name = "UniformBackward0"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.uniform_)
 
 
@@ -66,7 +66,6 @@ class Normal(_Sample):
     """y ~ N(mean, std²);  ∂y/∂x = 0."""
 
     node_name = "NormalBackward0"
-    formula = ("0 * grad",)  # a sample
 
     @staticmethod
     def sample(out, layout, generator, mean, std):  # the path depends on the layout
@@ -77,7 +76,6 @@ class Bernoulli(_Sample):
     """y ~ Bernoulli(p) for a number p;  ∂y/∂x = 0."""
 
     node_name = "BernoulliBackward2"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.bernoulli_)
 
 
@@ -85,7 +83,6 @@ class Exponential(_Sample):
     """y ~ Exp(λ);  ∂y/∂x = 0."""
 
     node_name = "ExponentialBackward0"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.exponential_)
 
 
@@ -93,7 +90,6 @@ class Cauchy(_Sample):
     """y ~ Cauchy(median, σ);  ∂y/∂x = 0."""
 
     node_name = "CauchyBackward0"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.cauchy_)
 
 
@@ -101,7 +97,6 @@ class LogNormal(_Sample):
     """y ~ exp N(mean, std²);  ∂y/∂x = 0."""
 
     node_name = "LogNormalBackward0"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.log_normal_)
 
 
@@ -109,7 +104,6 @@ class Geometric(_Sample):
     """y ~ Geometric(p);  ∂y/∂x = 0."""
 
     node_name = "GeometricBackward0"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.geometric_)
 
 
@@ -117,7 +111,6 @@ class RandomFromTo(_Sample):
     """y ~ uniform integers in [from, to);  ∂y/∂x = 0."""
 
     node_name = "RandomBackward0"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.random_from_to_)
 
 
@@ -125,14 +118,12 @@ class RandomTo(RandomFromTo):
     """y ~ uniform integers in [0, to);  ∂y/∂x = 0."""
 
     node_name = "RandomBackward1"
-    formula = ("0 * grad",)  # a sample
 
 
 class Random(_Sample):
     """y ~ uniform integers in [0, 2**mantissa] (floats) or [0, max] (integers);  ∂y/∂x = 0."""
 
     node_name = "RandomBackward2"
-    formula = ("0 * grad",)  # a sample
     kernel = staticmethod(_distributions.random_)
 
 
