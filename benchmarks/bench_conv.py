@@ -61,33 +61,29 @@ def numpy_floor(x, g, w, b):
     return step
 
 
-def minigrad_layer(x, g, w, b):
-    import minigrad
-    conv = minigrad.nn.Conv2d(BATCH[1], CHANNELS, KERNEL)
-    with minigrad.no_grad():
-        conv.weight.copy_(minigrad.tensor(w))
-        conv.bias.copy_(minigrad.tensor(b))
-    xt, gt = minigrad.tensor(x), minigrad.tensor(g)
+def _layer(lib, x, g, w, b):
+    """The same Conv2d step in either library (the program a student writes for both)."""
+    conv = lib.nn.Conv2d(BATCH[1], CHANNELS, KERNEL)
+    with lib.no_grad():
+        conv.weight.copy_(lib.tensor(w))
+        conv.bias.copy_(lib.tensor(b))
+    xt, gt = lib.tensor(x), lib.tensor(g)
 
     def step():
         conv.zero_grad()
         conv(xt).backward(gt)
     return step
+
+
+def minigrad_layer(x, g, w, b):
+    import minigrad
+    return _layer(minigrad, x, g, w, b)
 
 
 def torch_layer(x, g, w, b):
     import torch
     torch.set_num_threads(1)
-    conv = torch.nn.Conv2d(BATCH[1], CHANNELS, KERNEL)
-    with torch.no_grad():
-        conv.weight.copy_(torch.tensor(w))
-        conv.bias.copy_(torch.tensor(b))
-    xt, gt = torch.tensor(x), torch.tensor(g)
-
-    def step():
-        conv.zero_grad()
-        conv(xt).backward(gt)
-    return step
+    return _layer(torch, x, g, w, b)
 
 
 def measure(repeats=7, min_time=0.2):
