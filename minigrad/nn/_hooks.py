@@ -84,22 +84,23 @@ def register_module_full_backward_pre_hook(hook):
     return add_hook(global_hooks.backward_pre, hook)
 
 
-def register_module_full_backward_hook(hook):
-    """Run ``hook(module, grad_input, grad_output)`` in backward, for every module."""
-    if global_hooks.is_full_backward is False:
+def _add_global_backward_hook(hook, full):
+    """Global backward hooks are all full or all of the deprecated kind, never both."""
+    if global_hooks.is_full_backward is (not full):
         raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as "
                            "a global Module hook. Please use only one of them.")
-    global_hooks.is_full_backward = True
+    global_hooks.is_full_backward = full
     return add_hook(global_hooks.backward, hook)
+
+
+def register_module_full_backward_hook(hook):
+    """Run ``hook(module, grad_input, grad_output)`` in backward, for every module."""
+    return _add_global_backward_hook(hook, full=True)
 
 
 def register_module_backward_hook(hook):
     """The deprecated form of ``register_module_full_backward_hook``."""
-    if global_hooks.is_full_backward is True:
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as "
-                           "a global Module hook. Please use only one of them.")
-    global_hooks.is_full_backward = False
-    return add_hook(global_hooks.backward, hook)
+    return _add_global_backward_hook(hook, full=False)
 
 
 class BackwardHookFunction(Function):
