@@ -3,6 +3,7 @@
 Arithmetic and the other differentiable methods are thin: each calls one op of ``minigrad.ops``.
 """
 
+import numbers
 import operator
 import warnings
 import weakref
@@ -36,6 +37,11 @@ ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can 
 
 
 # PyTorch names the dtypes in the message below by their C++ type and their ScalarType.
+# What a Python operator takes (anything else: NotImplemented, so that Python raises its own
+# TypeError, as PyTorch's operators do); NumPy arrays go on to NumPy's reflected operator.
+_OPERANDS = (numbers.Number, np.bool_, np.ndarray)  # and Tensor: added below its class
+_MASKED_FILL_FORMS = ("Tensor mask, Tensor value", "Tensor mask, Number value")
+
 _CPP_TYPE_NAMES = {"float32": ("float", "Float"), "float64": ("double", "Double"),
                    "float16": ("c10::Half", "Half"), "int64": ("long int", "Long"),
                    "int32": ("int", "Int"), "int16": ("short int", "Short"),
@@ -572,27 +578,43 @@ class Tensor:
 
     # ---------------------------------------------------------------- operators
     def __add__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.add(self, other)
 
     def __radd__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.add(self, other)
 
     def __sub__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.sub(self, other)
 
     def __rsub__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.rsub(self, other)
 
     def __mul__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.mul(self, other)
 
     def __rmul__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.mul(self, other)
 
     def __truediv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.div(self, other)
 
     def __rtruediv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.reciprocal(self) * other
 
     def __neg__(self):
@@ -602,9 +624,13 @@ class Tensor:
         return self
 
     def __pow__(self, exponent):
+        if not isinstance(exponent, _OPERANDS):
+            return NotImplemented
         return ops.pow(self, exponent)
 
     def __rpow__(self, base):
+        if not isinstance(base, _OPERANDS):
+            return NotImplemented
         return ops.rpow(self, base)
 
     def __matmul__(self, other):
@@ -625,62 +651,84 @@ class Tensor:
         ops.setitem(self, index, value)
 
     def __eq__(self, other):
-        if other is None:
-            return False
+        if not isinstance(other, _OPERANDS):  # Python then compares identities: False
+            return NotImplemented
         return ops.eq(self, other)
 
     def __ne__(self, other):
-        if other is None:
-            return True
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.ne(self, other)
 
     def __lt__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.lt(self, other)
 
     def __le__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.le(self, other)
 
     def __gt__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.gt(self, other)
 
     def __ge__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.ge(self, other)
 
     def __and__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.bitwise_and(self, other)
 
     __rand__ = __and__
 
     def __or__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.bitwise_or(self, other)
 
     __ror__ = __or__
 
     def __xor__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.bitwise_xor(self, other)
 
     __rxor__ = __xor__
 
     def __invert__(self):
+        if self._data.dtype.kind not in "biu":  # the operator's own check, before the kernel's
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type "
+                            "tensors")
         return ops.bitwise_not(self)
 
     # ---------------------------------------------------------------- math methods
     def add(self, other, alpha=1):
+        ops.check_operand("add", "other", other)
         return ops.add(self, other, alpha=alpha)
 
     def sub(self, other, alpha=1):
+        ops.check_operand("sub", "other", other)
         return ops.sub(self, other, alpha=alpha)
 
     def mul(self, other):
+        ops.check_operand("mul", "other", other)
         return ops.mul(self, other)
 
     def div(self, other, *, rounding_mode=None):
+        ops.check_operand("div", "other", other)
         return ops.div(self, other, rounding_mode=rounding_mode)
 
     def neg(self):
         return ops.neg(self)
 
     def pow(self, exponent):
+        ops.check_overloads("pow", (exponent,), ("Tensor exponent", "Number exponent"))
         return ops.pow(self, exponent)
 
     def reciprocal(self):
@@ -890,36 +938,51 @@ class Tensor:
         return ops.index_select(self, dim, index)
 
     def __mod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.remainder(self, other)
 
     def floor_divide(self, other):
+        ops.check_overloads("floor_divide", (other,))
         return ops.floor_divide(self, other)
 
-    __floordiv__ = floor_divide
+    def __floordiv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return ops.floor_divide(self, other)
 
     def __rfloordiv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.rfloor_divide(self, other)
 
     def masked_fill(self, mask, value):
+        ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS)
         return ops.masked_fill(self, mask, value)
 
     # ---------------------------------------------------------------- comparisons
     def eq(self, other):
+        ops.check_overloads("eq", (other,))
         return ops.eq(self, other)
 
     def ne(self, other):
+        ops.check_overloads("ne", (other,))
         return ops.ne(self, other)
 
     def lt(self, other):
+        ops.check_overloads("lt", (other,))
         return ops.lt(self, other)
 
     def le(self, other):
+        ops.check_overloads("le", (other,))
         return ops.le(self, other)
 
     def gt(self, other):
+        ops.check_overloads("gt", (other,))
         return ops.gt(self, other)
 
     def ge(self, other):
+        ops.check_overloads("ge", (other,))
         return ops.ge(self, other)
 
     def all(self, dim=None, keepdim=False):
@@ -972,18 +1035,23 @@ class Tensor:
 
     # ---------------------------------------------------------------- in-place methods
     def add_(self, other, alpha=1):
+        ops.check_operand("add_", "other", other)
         return ops.add_(self, other, alpha)
 
     def sub_(self, other, alpha=1):
+        ops.check_operand("sub_", "other", other)
         return ops.sub_(self, other, alpha)
 
     def mul_(self, other):
+        ops.check_operand("mul_", "other", other)
         return ops.mul_(self, other)
 
     def div_(self, other):
+        ops.check_operand("div_", "other", other)
         return ops.div_(self, other)
 
     def pow_(self, exponent):
+        ops.check_overloads("pow_", (exponent,), ("Tensor exponent", "Number exponent"))
         return ops.pow_(self, exponent)
 
     def neg_(self):
@@ -993,9 +1061,11 @@ class Tensor:
         return ops.zero_(self)
 
     def fill_(self, value):
+        ops.check_overloads("fill_", (value,), ("Tensor value", "Number value"))
         return ops.fill_(self, value)
 
     def copy_(self, src):
+        ops.check_operand("copy_", "other", src)
         return ops.copy_(self, src)
 
     def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
@@ -1092,48 +1162,69 @@ class Tensor:
         return ops.sampling.multinomial(self, num_samples, replacement, generator=generator)
 
     def __iadd__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.add_(self, other)
 
     def __isub__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.sub_(self, other)
 
     def __imul__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.mul_(self, other)
 
     def __itruediv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
         return ops.div_(self, other)
 
     def floor_divide_(self, other):
+        ops.check_overloads("floor_divide_", (other,))
         return ops.floor_divide_(self, other)
 
-    __ifloordiv__ = floor_divide_
+    def __ifloordiv__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return ops.floor_divide_(self, other)
 
     # ---------------------------------------------------------------- more methods (issue 12)
     def remainder(self, other):
+        ops.check_overloads("remainder", (other,))
         return ops.remainder(self, other)
 
     def remainder_(self, other):
+        ops.check_overloads("remainder_", (other,))
         return ops.remainder_(self, other)
 
     def masked_fill_(self, mask, value):
+        ops.check_overloads("masked_fill_", (mask, value), _MASKED_FILL_FORMS)
         return ops.masked_fill_(self, mask, value)
 
     def eq_(self, other):
+        ops.check_overloads("eq_", (other,))
         return ops.eq_(self, other)
 
     def ne_(self, other):
+        ops.check_overloads("ne_", (other,))
         return ops.ne_(self, other)
 
     def lt_(self, other):
+        ops.check_overloads("lt_", (other,))
         return ops.lt_(self, other)
 
     def le_(self, other):
+        ops.check_overloads("le_", (other,))
         return ops.le_(self, other)
 
     def gt_(self, other):
+        ops.check_overloads("gt_", (other,))
         return ops.gt_(self, other)
 
     def ge_(self, other):
+        ops.check_overloads("ge_", (other,))
         return ops.ge_(self, other)
 
     def median(self, dim=None, keepdim=False):
@@ -1146,9 +1237,11 @@ class Tensor:
         return ops.split_with_sizes(self, split_sizes, dim)
 
     def clamp_min(self, min):  # noqa: A002 - PyTorch's name
+        ops.check_overloads("clamp_min", (min,), ("Tensor min", "Number min"))
         return ops.clamp_min(self, min)
 
     def clamp_max(self, max):  # noqa: A002 - PyTorch's name
+        ops.check_overloads("clamp_max", (max,), ("Tensor max", "Number max"))
         return ops.clamp_max(self, max)
 
     def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
@@ -1186,5 +1279,7 @@ class Tensor:
 
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
         return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
+
+_OPERANDS = (Tensor, *_OPERANDS)
 
 from minigrad import ops, tensor_new  # noqa: E402 - they import Tensor from this module

@@ -12,10 +12,11 @@ program's text), so the fuzzer also runs without torch. ``MINIGRAD_FUZZ_EXAMPLES
 programs the test runs (200 by default). To count differing programs rather than stop at the
 first, run the module as a script (needs torch)::
 
-    PYTHONPATH=. python tests/test_fuzz_parity.py --examples 3000 [--show 5]
+    PYTHONPATH=. python tests/test_fuzz_parity.py --examples 3000 [--show 5] [--seed 1]
 """
 
 import math
+import operator
 import os
 
 import pytest
@@ -164,6 +165,20 @@ def _resolve(lib, env, arg):
     raise ValueError(arg)
 
 
+def _reflected(op):
+    return lambda x, number: op(number, x)
+
+
+# ``x.__add__(y)`` is how a program spells ``x + y``: it runs as Python runs the operator (a
+# tensor's operator may return NotImplemented, which Python turns into its own TypeError).
+OPERATORS = {f"__{name}__": getattr(operator, name) for name in (
+    "neg", "abs", "invert", "add", "sub", "mul", "truediv", "mod", "floordiv", "pow", "matmul",
+    "iadd", "isub", "imul", "itruediv")}
+OPERATORS.update({"__and__": operator.and_, "__or__": operator.or_, "__xor__": operator.xor})
+OPERATORS.update({f"__r{name}__": _reflected(getattr(operator, name))
+                  for name in ("add", "sub", "truediv", "pow")})
+
+
 class NotATensor(Exception):
     """A step applies a tensor method to a non-tensor result (the same for both libraries)."""
 
@@ -178,6 +193,8 @@ def _execute(lib, env, step):
     if kind != "fn" and not isinstance(args[0], lib.Tensor):  # e.g. the tuple that max gives
         raise NotATensor("the program applies a tensor op to something else")
     if kind == "call":
+        if name in OPERATORS:  # as Python applies it: NotImplemented becomes its TypeError
+            return OPERATORS[name](*args)
         return getattr(args[0], name)(*args[1:])
     if kind == "fn":
         return getattr(lib, name)(*args)
@@ -246,15 +263,18 @@ def test_program_text_is_a_stable_key():
                                       "v1 = ('call', 'add', [('v', 0), 2])")
 
 
-def _count(examples, show):
-    """Run ``examples`` programs on both libraries and count those that differ (needs torch)."""
+def _count(examples, show, seed_=None):
+    """Run ``examples`` programs on both libraries and count those that differ (needs torch).
+
+    ``seed_`` None runs the derandomized sequence the test runs; a number runs another one."""
     import collections
 
     import torch
+    from hypothesis import seed
     torch.set_num_threads(1)
     seen, differing, by_op = [0], [], collections.Counter()
 
-    @settings(max_examples=examples, derandomize=True, database=None, deadline=None,
+    @settings(max_examples=examples, derandomize=seed_ is None, database=None, deadline=None,
               suppress_health_check=list(HealthCheck))
     @given(program=programs())
     def collect(program):
@@ -267,7 +287,7 @@ def _count(examples, show):
             by_op[f"{step[0]}:{step[1]}"] += 1
             differing.append((program, got, expected, i))
 
-    collect()
+    (collect if seed_ is None else seed(seed_)(collect))()
     print(f"{len(differing)} of {seen[0]} programs differ "
           f"({100 * len(differing) / max(seen[0], 1):.1f}%)")
     for op, n in by_op.most_common(40):
@@ -283,7 +303,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--examples", type=int, default=1000)
     parser.add_argument("--show", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=None,
+                        help="another sequence of programs (default: the test's derandomized one)")
     options = parser.parse_args()
-    _count(options.examples, options.show)
+    _count(options.examples, options.show, options.seed)
 else:
     pytestmark = pytest.mark.filterwarnings("ignore")

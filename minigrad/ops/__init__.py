@@ -4,7 +4,11 @@ Modules group ops by kind; this package re-exports every op's function form
 (``add``, ``exp``, ``sum``, ``matmul``, …), which ``Tensor`` methods and ``minigrad.*`` call.
 """
 
-from minigrad.ops._util import check_tensor_arg  # noqa: F401 - Tensor methods use it
+from minigrad.ops._util import (  # noqa: F401 - Tensor methods use them
+    check_operand,
+    check_overloads,
+    check_tensor_arg,
+)
 from minigrad.ops.activation import *  # noqa: F403
 from minigrad.ops.arithmetic import *  # noqa: F403
 from minigrad.ops.combine import *  # noqa: F403

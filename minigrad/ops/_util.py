@@ -1,6 +1,7 @@
 """Helpers shared by the ops: scalars as constant tensors, dtype promotion, undoing broadcasts."""
 
 import functools
+import numbers
 
 import numpy as np
 
@@ -8,7 +9,8 @@ from minigrad import _dtype
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
-           "result_dtype", "check_tensor_arg", "sum_to", "normalize_dim", "shape_error",
+           "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
+           "sum_to", "normalize_dim", "shape_error",
            "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
@@ -170,12 +172,40 @@ def _rank(t):
     return 1 if t._data.ndim == 0 else 2
 
 
+def type_name(value):
+    """A value's type as PyTorch's argument errors name it: ``list``, ``numpy.ndarray``,
+    ``torch.return_types.max`` (minigrad's return types carry that dotted name)."""
+    cls = type(value)
+    return f"numpy.{cls.__name__}" if cls.__module__ == "numpy" else cls.__name__
+
+
 def check_tensor_arg(op, name, value, position):
     """PyTorch's TypeError for an argument that must be a tensor (``position`` counts from 1
     after ``self`` for a method, from 1 for a function)."""
     if not isinstance(value, Tensor):
         raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
-                        f"{type(value).__name__}")
+                        f"{type_name(value)}")
+
+
+_OPERANDS = (Tensor, numbers.Number, np.bool_)
+
+
+def check_operand(op, name, value):
+    """A method's operand that PyTorch reads as a tensor (a number is wrapped): anything else,
+    a list or a tuple included, is its TypeError."""
+    if not isinstance(value, _OPERANDS):
+        check_tensor_arg(op, name, value, 1)
+
+
+def check_overloads(op, args, forms=("Tensor other", "Number other")):
+    """A method with a Tensor and a Number form (``x.ge(other)``): PyTorch's TypeError when one
+    of ``args`` (the arguments after ``self``) is neither; ``forms`` are the signatures it lists."""
+    if all(isinstance(a, _OPERANDS) for a in args):
+        return
+    got = ", ".join("Tensor" if isinstance(a, Tensor) else type_name(a) for a in args)
+    listed = "".join(f" * ({form})\n" for form in forms)
+    raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), but "
+                    f"expected one of:\n{listed}")
 
 
 def sum_to(grad, shape):

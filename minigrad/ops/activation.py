@@ -18,7 +18,8 @@ def _shifted(data, axis):
 
 
 def _check_kernel(x, dim, op):
-    if x._data.dtype.kind != "f":
+    """PyTorch's error for an integer or bool input; an empty one never reaches the kernel."""
+    if x._data.dtype.kind != "f" and x._data.size:
         kernel = "lastdim_kernel_impl" if dim == max(x.ndim, 1) - 1 else "kernel_impl"
         raise NotImplementedError(
             f"\"{op}_{kernel}\" not implemented for '{x.dtype.tensor_type[:-6]}'")
@@ -40,7 +41,7 @@ class Softmax(_Op):
         axis = ctx.dim if x.ndim else None
         with np.errstate(invalid="ignore", over="ignore"):
             e = np.exp(_shifted(x._data, axis)) if x._data.size else x._data.copy()
-            result = e / e.sum(axis=axis, keepdims=True)
+            result = e / e.sum(axis=axis, keepdims=True) if x._data.size else e
         ctx.save_for_backward(result)
         return result
 
@@ -66,7 +67,8 @@ class LogSoftmax(_Op):
         axis = ctx.dim if x.ndim else None
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             shifted = _shifted(x._data, axis) if x._data.size else x._data.copy()
-            result = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+            result = (shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+                      if x._data.size else shifted)
         ctx.save_for_backward(result)
         return result
 

@@ -58,7 +58,17 @@ def _check_remainder(a, b):
     kind = (dtype or data_a.dtype).kind
     if kind == "b":
         raise _dtype.not_implemented("remainder_cpu", _dtype.bool)
-    if kind in "iu" and not np.all(data_b):
+    _check_zero_division(a, b, data_b, kind)
+
+
+def _check_zero_division(a, b, data_b, kind):
+    """PyTorch's error for an integer division by zero; shapes are checked first, and a
+    division with no elements divides nothing."""
+    try:
+        shape = np.broadcast_shapes(a._data.shape, data_b.shape)
+    except ValueError:
+        raise broadcast_error(a, b) from None
+    if kind in "iu" and 0 not in shape and not np.all(data_b):
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -442,8 +452,7 @@ def _rounded_quotient(a, b, rounding_mode):
     kind = (dtype or data_a.dtype).kind
     if kind == "b":
         raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for \'Bool\'')
-    if kind in "iu" and not np.all(data_b):
-        raise RuntimeError("ZeroDivisionError")
+    _check_zero_division(a, b, data_b, kind)
     if rounding_mode == "floor":
         return _binary(np.floor_divide, a, b)
     if kind in "iu":  # |a| // |b| with the sign of a·b, exact for int64

@@ -4,7 +4,13 @@ import numpy as np
 
 from minigrad._dtype import check_scalar, cpp_name, to_dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import as_tensor_operand, normalize_dim, result_dtype, sum_to
+from minigrad.ops._util import (
+    as_tensor_operand,
+    check_overloads,
+    normalize_dim,
+    result_dtype,
+    sum_to,
+)
 from minigrad.ops.indexing import Select, Slice
 from minigrad.tensor import Tensor
 
@@ -91,12 +97,12 @@ class Stack(_Op):
     @staticmethod
     def forward(ctx, dim, *tensors):
         first = tensors[0]
+        ctx.dim = dim = normalize_dim(dim, first.ndim + 1)  # PyTorch checks dim before shapes
         for i, t in enumerate(tensors):
             if t.shape != first.shape:
                 raise RuntimeError(f"stack expects each tensor to be equal size, but got "
                                    f"{list(first.shape)} at entry 0 and {list(t.shape)} at "
                                    f"entry {i}")
-        ctx.dim = dim = normalize_dim(dim, first.ndim + 1)
         ctx.dtypes = [t._data.dtype for t in tensors]
         dtype = result_dtype(*tensors)
         return np.stack([t._data.astype(dtype, copy=False) for t in tensors], axis=dim)
@@ -222,6 +228,13 @@ def stack(tensors, dim=0):
     return Stack.apply(dim, *tensors)
 
 
+_WHERE_FORMS = ("Tensor condition",
+                "Tensor condition, Tensor input, Tensor other, *, Tensor out = None",
+                "Tensor condition, Number self, Tensor other",
+                "Tensor condition, Tensor input, Number other",
+                "Tensor condition, Number self, Number other")
+
+
 def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     """Elementwise ``input if condition else other``; ``where(condition)`` gives the indices
     of the True elements, one tensor per dimension."""
@@ -230,6 +243,7 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     if not isinstance(condition, Tensor):
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{type(condition).__name__}")
+    check_overloads("where", (condition, input, other), _WHERE_FORMS)
     if condition._data.dtype == np.uint8:  # NB: PyTorch also warns that this is deprecated
         condition = Tensor._make(condition._data.astype(bool))
     if condition._data.dtype != np.bool_:

@@ -150,6 +150,25 @@ class _Plan:
     def __init__(self):
         self.steps = []      # ("select", dim, i) | ("slice", dim, slice) | ("unsqueeze", dim)
         self.arrays = {}     # dim of the stepped tensor -> int64 array (masks become several)
+        self.checks = []     # the array indices' checks, when the caller makes them later
+
+    def check_arrays(self, bounds=True):
+        """Check the array indices (mask shapes, broadcasting; then bounds unless ``bounds`` is
+        False): ``x[index] = v`` makes these checks late, as PyTorch's ``index_put_``."""
+        now = [c for c in self.checks if bounds or c[0] is not _check_bounds]
+        self.checks = [c for c in self.checks if c not in now]
+        for check, args in now:
+            check(*args)
+
+    def indexed_shape(self):
+        """The shape of the region the array indices pick (NumPy's rule: the indices'
+        broadcast shape in place of their dims when those are adjacent, else in front)."""
+        dims = sorted(self.arrays)
+        picked = np.broadcast_shapes(*(self.arrays[d].shape for d in dims))
+        shape = self.shape
+        if dims == list(range(dims[0], dims[-1] + 1)):
+            return tuple(shape[:dims[0]]) + picked + tuple(shape[dims[-1] + 1:])
+        return picked + tuple(n for d, n in enumerate(shape) if d not in self.arrays)
 
     def array_index(self):
         last = max(self.arrays)
@@ -214,8 +233,9 @@ def _zero_dim_message(items):
     return "too many indices for tensor of dimension 0"
 
 
-def _plan(shape, index, whole_slice_is_step):
-    """Take ``index`` apart for a tensor of ``shape``; check bounds with PyTorch's messages."""
+def _plan(shape, index, whole_slice_is_step, defer_array_checks=False):
+    """Take ``index`` apart for a tensor of ``shape``; check bounds with PyTorch's messages
+    (those of array indices on ``plan.check_arrays()`` when ``defer_array_checks``)."""
     items = index if isinstance(index, tuple) else (index,)
     used = sum(_consumed(item) for item in items)
     if used > len(shape):
@@ -248,15 +268,18 @@ def _plan(shape, index, whole_slice_is_step):
         else:
             array = _as_index_array(item)
             if array.dtype == bool:
-                _check_mask(array, shape, dim)
+                plan.checks.append((_check_mask, (array, list(shape), dim)))
                 for k, indices in enumerate(np.nonzero(array)):
                     plan.arrays[dim + k] = indices
             else:
                 plan.arrays[dim] = array
             n = array.ndim if array.dtype == bool else 1
             dim, real = dim + n, real + n
+    plan.shape = shape
     if plan.arrays:
-        _check_arrays(plan, shape)
+        plan.checks += [(_check_arrays, (plan, shape)), (_check_bounds, (plan, shape))]
+    if not defer_array_checks:
+        plan.check_arrays()
     return plan
 
 
@@ -289,9 +312,14 @@ def _check_arrays(plan, shape):
         shapes = ", ".join(str(list(plan.arrays[d].shape)) for d in dims)
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
-    for k, d in enumerate(dims):
+
+
+def _check_bounds(plan, shape):
+    for k, d in enumerate(sorted(plan.arrays)):
         a, size = plan.arrays[d], shape[d]
         bad = (a < -size) | (a >= size)
+        if bad.any() and size == 0:
+            raise IndexError("index is out of bounds for dimension with size 0")
         if bad.any():
             raise IndexError(f"index {int(a[bad].flat[0])} is out of bounds for dimension {k} "
                              f"with size {size}")
@@ -339,8 +367,12 @@ def narrow(x, dim, start, length):
     if x.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, x.ndim)
-    start = start + x.shape[dim] if start < 0 else start
-    if not 0 <= start <= start + length <= x.shape[dim]:
+    size = x.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    start = start + size if start < 0 else start
+    if not 0 <= start <= start + length <= size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({x.shape[dim]}).")
     return Slice.apply(x, (slice(None),) * dim + (slice(start, start + length), Ellipsis))
@@ -358,6 +390,8 @@ def index_select(x, dim, index):
     if x.ndim == 0 and array.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{array.size} value(s)")
+    if x.ndim and x.shape[dim] == 0 and array.size:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if ((array < 0) | (array >= (x.shape[dim] if x.ndim else 1))).any():
         raise IndexError("index out of range in self")  # NB: no negative indices either
     if x.ndim == 0:
@@ -450,39 +484,41 @@ def setitem(x, index, value):
     """
     from minigrad.ops.inplace import OVERLAPPING, check_leaf, inplace
 
-    plan = _plan(x.shape, index, whole_slice_is_step=False)
+    plan = _plan(x.shape, index, whole_slice_is_step=False, defer_array_checks=True)
     through_view = bool(plan.steps)
-    check_leaf(x, through_view)
     if isinstance(value, (int, float)):
         check_scalar(value, x.dtype)
     source = value if isinstance(value, Tensor) else None
     value = as_tensor_operand(value, x)
-    region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan)
-    if plan.arrays:
-        region_shape = region_shape[plan.array_index()]
-    region_shape = region_shape.shape
-    if source is not None and plan.arrays:  # an index put checks its source first
-        _check_source(x, source, plan)
+    if plan.arrays:  # PyTorch's index_put_: the in-place checks, then its source, then indices
+        check_leaf(x, through_view)
+        if source is not None:
+            _check_source(x, source, plan)
+        plan.check_arrays(bounds=False)
+        region_shape = plan.indexed_shape()
+    else:
+        region_shape = _region(np.broadcast_to(np.empty((), bool), x.shape), plan).shape
     if plan.arrays:
         op = CopySlices if through_view else IndexPut
         stripped = _strip_leading_ones(value.shape)
         if stripped != value.shape:
             value = shape_ops.view(value, stripped)
-        try:
-            np.broadcast_shapes(value.shape, region_shape)
-            assert len(np.broadcast_shapes(value.shape, region_shape)) == len(region_shape)
+        try:  # the value broadcasts to the region, not the other way round
+            assert np.broadcast_shapes(value.shape, region_shape) == tuple(region_shape)
         except (ValueError, AssertionError):
             raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} "
                                "cannot be broadcast to indexing result of shape "
                                f"{list(region_shape)}") from None
         if source is not None:
             _check_index_put_dtype(x, source)
+        plan.check_arrays()  # the bounds, last (PyTorch's kernel checks them as it writes)
     else:
         op = CopySlices if through_view else (FillWhole if value.ndim == 0 else CopyWhole)
         if value.shape != region_shape and value.ndim > 0:
             value = shape_ops.view(value, _strip_leading_ones(value.shape))
             if value.shape != region_shape:
                 value = shape_ops.expand(value, region_shape)
+        check_leaf(x, through_view)  # a copy into the region expands its source first
     if source is not None and not plan.arrays:  # a copy checks the shapes first
         _check_source(x, source, plan)
     if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway

@@ -389,6 +389,13 @@ class RoundDecimals(_Op):
         return Tensor._make(np.zeros_like(grad._data)), None
 
 
+def _bound(value, dtype):
+    """A clamp bound in the result's dtype: -1 is 255 for uint8, as PyTorch casts it."""
+    if dtype.is_floating_point or dtype is _dtype.bool:
+        return value
+    return np.asarray(value).astype(dtype.numpy)
+
+
 class Clamp(_Op):
     """y = min(max(x, lo), hi);  ∂y/∂x = 1 where lo ≤ x ≤ hi, else 0."""
 
@@ -403,10 +410,9 @@ class Clamp(_Op):
         ctx.save_for_backward(x)
         ctx.bounds = (lo, hi)
         dtype = clamp_dtype(x, lo, hi)
-        for bound in (lo, hi):
-            if bound is not None:
-                _dtype.check_scalar(bound, dtype)
-        return np.clip(x._data.astype(dtype.numpy, copy=False), lo, hi)
+        bounds = [None if b is None else _bound(_dtype.check_scalar(b, dtype), dtype)
+                  for b in (lo, hi)]
+        return np.clip(x._data.astype(dtype.numpy, copy=False), *bounds)
 
     @staticmethod
     def backward(ctx, grad):

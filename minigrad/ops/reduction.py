@@ -249,6 +249,15 @@ class MinDim(MaxDim):
     _pick, _op = staticmethod(np.argmin), "min"
 
 
+def _as_given(dim, d, ndim):
+    """The dim as the caller wrote it (``-2`` rather than ``0``) that normalises to ``d``;
+    None when no dim was given."""
+    if dim is None or (isinstance(dim, (tuple, list)) and not dim):
+        return None
+    given = (dim,) if isinstance(dim, int) else tuple(dim)
+    return next(g for g in given if normalize_dim(g, ndim) == d)
+
+
 class Amax(_Op):
     """y = max of x over ``dim``;  ∂y/∂x = 1/k on each of the k elements equal to the max."""
 
@@ -263,7 +272,7 @@ class Amax(_Op):
         ctx.dim, ctx.keepdim = dims, keepdim
         empty = [d for d in dims if data.shape[d] == 0] if data.ndim else []
         if empty:  # an empty tensor reduces fine over its other dims
-            raise _empty_error(ctx._forward_cls._op, empty[0] if dim != () else None)
+            raise _empty_error(ctx._forward_cls._op, _as_given(dim, empty[0], x.ndim))
         result = np.asarray(ctx._forward_cls._reduce(data, axis=dims if data.ndim else None,
                                                      keepdims=keepdim))
         ctx.save_for_backward(x, result)
@@ -294,8 +303,10 @@ def _values_indices(name):
     def __repr__(self):
         return f"minigrad.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
 
-    return type(name, (base,), {"__slots__": (), "__repr__": __repr__,
-                                "__module__": "minigrad.return_types", "__qualname__": name})
+    # The dotted name is the one Python's own errors print (as for torch.return_types.max).
+    return type(f"minigrad.return_types.{name}", (base,), {
+        "__slots__": (), "__repr__": __repr__, "__module__": "minigrad.return_types",
+        "__qualname__": name})
 
 
 _MaxResult, _MinResult = _values_indices("max"), _values_indices("min")

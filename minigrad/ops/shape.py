@@ -119,24 +119,41 @@ def _expanded_shape(x, shape):
             f"expand({_legacy_type(x)}{{{list(x.shape)}}}, size={list(shape)}): "
             f"the number of sizes provided ({len(shape)}) must be greater or equal to the "
             f"number of dimensions in the tensor ({x.ndim})")
-    target = []
-    for i, s in enumerate(shape):
+    if x.ndim == 0 and any(s < 0 for s in shape):  # PyTorch counts elements first here
+        _check_sizes(shape)
+    target = list(shape)
+    for i in reversed(range(len(shape))):  # from the last dim, as PyTorch checks them
+        s = shape[i]
         if i < lead:
-            if s < 0:
+            if s == -1:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                    f"leading, non-existing dimension {i}")
-            target.append(s)
             continue
         have = x.shape[i - lead]
         if s == -1:
-            s = have
+            target[i] = have
         elif have != s and have != 1:
             raise RuntimeError(
                 f"The expanded size of the tensor ({s}) must match the existing size ({have}) "
                 f"at non-singleton dimension {i}.  Target sizes: {list(shape)}.  Tensor sizes: "
                 f"{list(x.shape)}")
-        target.append(s)
+    _check_sizes(target)
     return tuple(target)
+
+
+def _check_sizes(sizes):
+    """PyTorch's errors for negative sizes: read as unsigned, their product overflows, unless
+    a 0 comes first."""
+    if all(s >= 0 for s in sizes):
+        return
+    product, overflow = 1, False
+    for s in sizes:
+        product *= s % 2 ** 64
+        overflow |= product >= 2 ** 64
+        product %= 2 ** 64
+    if overflow or product >= 2 ** 63:
+        raise RuntimeError("numel: integer multiplication overflow")
+    raise ValueError("negative dimensions are not allowed")
 
 
 class Unsqueeze(_Op):
@@ -213,6 +230,8 @@ class Transpose(_Op):
     @staticmethod
     def forward(ctx, x, dim0, dim1):
         ctx.dim0, ctx.dim1 = normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim)
+        if x.ndim == 0:  # dims 0 and -1 name the 0-d tensor's one "dimension": itself
+            return x._data.view()
         return np.swapaxes(x._data, ctx.dim0, ctx.dim1)
 
     @staticmethod
@@ -299,9 +318,9 @@ class Unbind(_Op):
 
     @staticmethod
     def forward(ctx, x, dim):
+        ctx.dim = dim = normalize_dim(dim, x.ndim)  # the range first, as PyTorch
         if x.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        ctx.dim = dim = normalize_dim(dim, x.ndim)
         lead = (slice(None),) * dim
         return tuple(x._data[lead + (i, Ellipsis)] for i in range(x._data.shape[dim]))
 

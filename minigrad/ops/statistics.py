@@ -5,9 +5,11 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
+from minigrad.ops._util import normalize_dim
 from minigrad.ops.reduction import (
     MaxDim,
     _correction,
+    _empty_error,
     _ties,
     _unsqueeze_to,
     _values_indices,
@@ -20,9 +22,19 @@ __all__ = ["Median", "MedianDim", "VarMean", "StdMean", "median", "var_mean", "s
 _MedianResult = _values_indices("median")
 
 
-def _check_median(x):
+def _check_median(x, kernel):
     if x._data.dtype == np.bool_:
-        raise _dtype.not_implemented("median_cpu", x.dtype)
+        raise _dtype.not_implemented(kernel, x.dtype)
+
+
+def _nan_as(dtype):
+    """NaN, the median of no numbers, converted to ``dtype`` as PyTorch's CPU converts it
+    (NB: that conversion is undefined in C++; these are x86's answers, which torch 2.13 gives)."""
+    if dtype.kind == "f":
+        return np.asarray(np.nan, dtype)
+    if dtype.kind == "b":
+        return np.asarray(True)
+    return np.asarray(np.iinfo(dtype).min if dtype.itemsize >= 4 else 0, dtype)
 
 
 def _lower_median_index(data, axis):
@@ -45,11 +57,11 @@ class Median(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        _check_median(x)
         flat = x._data.reshape(-1)
         if flat.size == 0:
-            result = np.asarray(np.nan, dtype=flat.dtype)
+            result = _nan_as(flat.dtype)
         else:
+            _check_median(x, "median_cpu")
             result = np.asarray(flat[_lower_median_index(flat, 0)[0]])
         ctx.save_for_backward(x, result)
         return result
@@ -74,7 +86,10 @@ class MedianDim(MaxDim):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
-        _check_median(x)
+        d = normalize_dim(dim, x.ndim)  # PyTorch checks the dim and its size first
+        if x.ndim and x.shape[d] == 0:
+            raise _empty_error("median", d)
+        _check_median(x, "median_out")
         return MaxDim.forward(ctx, x, dim, keepdim)
 
 
