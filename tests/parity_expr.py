@@ -12,21 +12,22 @@ import minigrad
 __all__ = ["agree", "evaluate"]
 
 
-def evaluate(src, T):
-    """``src`` evaluated with ``T`` as the library (warnings silenced); an exception is
-    returned, not raised, with the library's name in its message written as torch's."""
+def evaluate(src, T, names=None):
+    """``src`` evaluated with ``T`` as the library and ``names`` as further globals (warnings
+    silenced); an exception is returned, not raised, with the library's name in its message
+    written as torch's."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return eval(src, {"T": T})
+            return eval(src, {"T": T, **(names or {})})
     except Exception as exc:  # the error is the answer
         return type(exc)(str(exc).replace("minigrad.", "torch."))
 
 
-def agree(oracle, src, rtol=0.0, atol=0.0):
-    """Assert that minigrad answers ``src`` as torch 2.13 does."""
-    expected = oracle(lambda torch: _raise(evaluate(src, torch)))
-    assert_matches(evaluate(src, minigrad), expected, rtol, atol)
+def agree(oracle, src, rtol=0.0, atol=0.0, names=None):
+    """Assert that minigrad answers ``src`` as torch 2.13 does (``names``: helpers it uses)."""
+    expected = oracle(lambda torch: _raise(evaluate(src, torch, names)))
+    assert_matches(evaluate(src, minigrad, names), expected, rtol, atol)
 
 
 def _raise(value):

@@ -6,6 +6,7 @@ import math
 
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 
@@ -80,3 +81,20 @@ def test_floor_divide_is_python_floor_division():
            // minigrad.tensor(b, dtype=minigrad.float64)).tolist()
     assert [math.copysign(1, v) for v in out] == [math.copysign(1, x // y) for x, y in zip(a, b)]
     assert out == [x // y for x, y in zip(a, b)]
+
+
+FUZZ_CASES = {  # found by the differential fuzzer: an empty division divides nothing
+    "empty int // 0": "T.zeros(0, 3, dtype=T.int64) // 0",
+    "empty bool // 0": "T.zeros(0, 3, dtype=T.bool).floor_divide(0)",
+    "empty // broadcast zeros": "T.zeros(0, 3, dtype=T.int64) // T.zeros(3, dtype=T.int64)",
+    "empty % 0": "T.zeros(0, 3, dtype=T.int64) % 0",
+    "empty remainder_ 0": "T.zeros(0, 3, dtype=T.int64).remainder_(0)",
+    "empty div floor 0": "T.zeros(0, 3, dtype=T.int64).div(0, rounding_mode='floor')",
+    "int % 0": "T.zeros(3, dtype=T.int64) % 0",
+    "shapes before zero": "T.zeros(0, dtype=T.uint8) // T.zeros(2, 3, dtype=T.uint8)",
+}
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src)

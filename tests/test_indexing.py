@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 
@@ -329,3 +330,52 @@ def test_copies_do_not_share_memory(make):
     x.add_(1.0)
     assert out.tolist() == before
     assert out._version == 0
+
+
+def _setitem(x, index, value):
+    x[index] = value
+    return x
+
+
+FUZZ_CASES = {  # found by the differential fuzzer
+    "narrow-start-past-empty": "T.zeros(0).narrow(0, 2, 5)",
+    "narrow-negative-start-empty": "T.zeros(0).narrow(0, -1, 1)",
+    "narrow-start-below-range": "T.zeros(3).narrow(0, -4, 1)",
+    "narrow-length-too-long": "T.zeros(2, 3).narrow(0, 2, 5)",
+    "index_select-empty-dim": "T.zeros(0, 3).index_select(0, T.tensor([1, 0]))",
+    "index_select-empty-dim-empty-index": "T.zeros(0, 3).index_select(0, T.tensor([], "
+                                          "dtype=T.long))",
+    "getitem-index-into-empty": "T.zeros(0, 3)[T.tensor([0, 0])]",
+    "getitem-index-into-empty-dim1": "T.zeros(3, 0)[:, T.tensor([0, 0])]",
+    "getitem-index-out-of-bounds-dim1": "T.zeros(3, 2)[:, T.tensor([5])]",
+    # x[index] = value checks as PyTorch: index_put_ (array indices) makes the in-place checks,
+    # then the source's overlap, then the indices, the value's shape, its dtype and the bounds;
+    # a copy into a view (basic indices) expands the value before the in-place checks
+    "setitem-leaf-before-bounds": "S(T.zeros(0, requires_grad=True), T.tensor([0, 0]), 1)",
+    "setitem-leaf-before-mask": "S(T.zeros(1, 3, requires_grad=True), "
+                                "T.tensor([True, False, True]), 1)",
+    "setitem-expand-before-leaf": "S(T.zeros(2, 1, requires_grad=True), 1, "
+                                  "T.zeros(0, dtype=T.int32))",
+    "setitem-expand-self-before-leaf": "(lambda x: S(x, -1, x))(T.zeros(2, 3, requires_grad=True))",
+    "setitem-slice-expand-before-leaf": "S(T.zeros(0, 3, requires_grad=True), slice(0, 2), "
+                                        "T.zeros(2, 1))",
+    "setitem-int-bounds-before-leaf": "S(T.zeros(2, 3, requires_grad=True), 5, 1)",
+    "setitem-ellipsis-expand-before-leaf": "S(T.zeros(2, 3, requires_grad=True), ..., T.zeros(2))",
+    "setitem-value-shape-before-bounds": "S(T.zeros(3), T.tensor([5]), T.zeros(3))",
+    "setitem-dtype-before-bounds": "S(T.zeros(3), T.tensor([5]), T.zeros(1, dtype=T.int64))",
+    "setitem-value-shape-two-indices": "S(T.zeros(3, 3), (T.tensor([5]), T.tensor([1, 2])), "
+                                       "T.zeros(3))",
+    "setitem-overlap-before-mask": "(lambda x: S(x, T.tensor([True]), x))(T.zeros(3))",
+    "setitem-value-broadcasts-to-region": "S(T.zeros(3), T.tensor([0, 1]), T.tensor([1.0]))",
+    "setitem-split-indices": "S(T.zeros(2, 3, 2), (T.tensor([[0]]), slice(None), "
+                             "T.tensor([0, 1])), T.ones(2, 3))",
+    "setitem-negative-index": "S(T.zeros(2, 3), (1, T.tensor([[-1, 0]])), T.tensor([1.0, 2.0]))",
+    "setitem-list-value": "S(T.zeros(2, 2), 0, [1, 2])",
+    "setitem-tuple-value": "S(T.zeros(2, 2), T.tensor([True, False]), (T.ones(2),))",
+    "setitem-none-value": "S(T.zeros(2, 2, dtype=T.bool), 0, None)",
+}
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src, names={"S": _setitem})

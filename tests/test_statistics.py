@@ -18,6 +18,17 @@ CASES = {
     "median-int": "T.tensor([3, 1, 2]).median()",
     "median-bool": "T.tensor([True, False]).median()",
     "median-0d": "T.tensor(2.0).median(0)",
+    # found by the differential fuzzer: NaN converted to integer dtypes, the dim checked first
+    "median-empty-uint8": "T.zeros(0, 3, dtype=T.uint8).median()",
+    "median-empty-int16": "T.zeros(0, 3, dtype=T.int16).median()",
+    "median-empty-int32": "T.zeros(0, 3, dtype=T.int32).median()",
+    "median-empty-int64": "T.zeros(0, 3, dtype=T.int64).median()",
+    "median-empty-bool": "T.zeros(0, 3, dtype=T.bool).median()",
+    "median-bool-dim": "T.tensor([True]).median(0)",
+    "median-bool-bad-dim": "T.tensor([True]).median(1)",
+    "median-bool-empty-dim": "T.zeros(2, 0, dtype=T.bool).median(1)",
+    "median-bool-dim-over-nonempty": "T.zeros(2, 0, dtype=T.bool).median(0)",
+    "median-empty-dim-negative": "T.zeros(0, 3).median(-2)",
     "median-grad": "(lambda x: (x.median().backward(), x.grad)[1])"
                    "(T.tensor([[1.0, 3.0, 2.0], [4.0, 0.0, 4.0]], requires_grad=True))",
     "median-grad-ties": "(lambda x: (x.median().backward(), x.grad)[1])"

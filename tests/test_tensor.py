@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 
@@ -262,3 +263,56 @@ def test_transpose_attributes_warn_as_torch(torch, shape, attribute):
         assert mine[1] == theirs[1]
     expected = {(): 1, (2, 3): 0}.get(shape, 1 if attribute == "T" else 0)
     assert len(mine[1]) == expected
+
+
+# Operands that are neither tensors nor numbers (found by the differential fuzzer, which feeds
+# the tuples that max(dim), split and chunk return into the next op). An operator returns
+# NotImplemented, so Python raises its own TypeError (== falls back to identity); a method
+# raises the TypeError of PyTorch's argument parser.
+OPERAND_CASES = {
+    "+ tuple": "X + (X, X)",
+    "+ list": "X + [1, 2]",
+    "+ return type": "X + X.max(0)",
+    "+= return type": "(lambda x: O.iadd(x, x.max(0)))(X.clone())",
+    "< list": "X < [1, 2]",
+    "& return type": "X & X.max(0)",
+    "** tuple": "X ** (X, X)",
+    "// tuple": "X // (X, X)",
+    "% list": "X % [1, 2]",
+    "@ tuple": "X @ (X, X)",
+    "== tuple": "X == (X, X)",
+    "!= list": "X != [1, 2]",
+    "== None": "X == None",
+    "* tuple of ints": "X * (1, 2)",
+    "+ numpy array": "X + N.array([1.0, 2.0])",
+    "+ numpy scalar": "X + N.float32(2)",
+    "add tuple": "X.add((X, X))",
+    "add numpy array": "X.add(N.array([1.0, 2.0]))",
+    "mul_ return type": "X.clone().mul_(X.max(0))",
+    "copy_ list": "X.clone().copy_([1.0, 2.0])",
+    "ge return type": "X.ge(X.max(0))",
+    "eq list": "X.eq([1, 2])",
+    "pow tuple": "X.pow((X, X))",
+    "remainder list": "X.remainder([1, 2])",
+    "floor_divide tuple": "X.floor_divide((X, X))",
+    "fill_ return type": "X.clone().fill_(X.max(0))",
+    "lt_ list": "X.clone().lt_([1, 2])",
+    "clamp_min tuple": "X.clamp_min((X, X))",
+    "masked_fill return type": "X.masked_fill(X.max(0), 3)",
+    "masked_fill value tuple": "X.masked_fill(X > 0, (1, 2))",
+    "maximum return type": "X.maximum(X.max(0))",
+    "& float number": "T.tensor([1, 1], dtype=T.uint8) & 0.5",
+    "| float number on int64": "T.tensor([1, 1]) | 2.5",
+    "^ float64 0-d tensor": "T.tensor([1, 1], dtype=T.uint8) ^ T.tensor(0.5, dtype=T.float64)",
+    "int ** negative int tensor": "3 ** T.tensor([-1, 2])",
+    "-1 ** negative int tensor": "(-1) ** T.tensor([-1, 2, -2])",
+    "False ** int tensor": "False ** T.tensor([-1, 0, 2])",
+    "invert float": "~X",
+    "invert uint8": "~T.zeros(2, dtype=T.uint8)",
+}
+
+
+@pytest.mark.parametrize("src", OPERAND_CASES.values(), ids=OPERAND_CASES.keys())
+def test_operand_errors_match_torch(oracle, src):
+    agree(oracle, f"(lambda X: {src})(T.tensor([1.0, 2.0]))",
+          names={"O": __import__("operator"), "N": np})

@@ -379,12 +379,10 @@ class PowScalarBase(_Op):
         ctx.base = c
         dtype = result_dtype(as_tensor_operand(c, b), b)  # 2 ** int_tensor is int64
         data = b._data.astype(np.uint8 if dtype == np.bool_ else dtype, copy=False)
-        if dtype.kind in "iu" and (data < 0).any():
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
         if c == 0:
             ctx.saved_b_nonneg = Tensor._make(b._data >= 0)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            result = np.power(np.asarray(c, dtype=data.dtype), data).astype(dtype, copy=False)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 3 ** -1 is 0
+            result = _power(np.asarray(c, dtype=data.dtype), data).astype(dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 

@@ -6,6 +6,7 @@ Comparison results are bool tensors outside the graph: they never require grad, 
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
@@ -97,9 +98,11 @@ def _check_integral(op, *tensors):
 def _bitwise(op, ufunc):
     def bitwise(a, b):
         b = _operand(op, a, b)
-        _check_integral(op, a, b)
+        dtype = result_dtype(a, b)  # x & 0.5 names Float, the dtype the number would take
+        if dtype.kind not in "biu":
+            raise _dtype.not_implemented(f"{op}_cpu", _dtype.from_numpy_dtype(dtype))
         out = _broadcast(ufunc, a, b)
-        return Tensor._make(np.asarray(out, dtype=result_dtype(a, b)))
+        return Tensor._make(np.asarray(out, dtype=dtype))
     bitwise.__name__ = bitwise.__qualname__ = op
     bitwise.__doc__ = f"Elementwise ``{op}`` of integer or bool tensors (``&``, ``|``, ``^``)."
     return bitwise

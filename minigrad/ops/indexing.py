@@ -11,12 +11,20 @@ A gather (select, slice, index) and the scatter that is its backward are a pair 
 other's derivative, so that gradients of gradients work. Repeated indices accumulate.
 """
 
+import numbers
+
 import numpy as np
 
 from minigrad._dtype import check_scalar, scalar_name
 from minigrad.autograd.function import _Op
 from minigrad.ops import shape as shape_ops
-from minigrad.ops._util import as_tensor_operand, normalize_dim, qualified_node_name, sum_to
+from minigrad.ops._util import (
+    as_tensor_operand,
+    normalize_dim,
+    qualified_node_name,
+    sum_to,
+    type_name,
+)
 from minigrad.tensor import Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
@@ -488,6 +496,9 @@ def setitem(x, index, value):
     through_view = bool(plan.steps)
     if isinstance(value, (int, float)):
         check_scalar(value, x.dtype)
+    elif not isinstance(value, (Tensor, numbers.Number, np.bool_)):
+        raise TypeError(f"can't assign a {type_name(value)} to a minigrad."
+                        f"{x.dtype.tensor_type}")
     source = value if isinstance(value, Tensor) else None
     value = as_tensor_operand(value, x)
     if plan.arrays:  # PyTorch's index_put_: the in-place checks, then its source, then indices

@@ -1,0 +1,28 @@
+"""Shape ops (minigrad.ops.shape) at their edges, against torch 2.13: cases the differential
+fuzzer found (0-d transpose, negative sizes in expand, unbind's dim check)."""
+
+import pytest
+from parity_expr import agree
+
+CASES = {
+    "transpose-0d": "T.tensor(5.0, requires_grad=True).transpose(0, -1)",
+    "transpose-0d-out-of-range": "T.tensor(5.0).transpose(0, 1)",
+    "transpose-0d-grad": "(lambda x: (x.transpose(0, -1).backward(), x.grad)[1])"
+                         "(T.tensor(2.0, requires_grad=True))",
+    "expand-0d-minus-one": "T.tensor(1.0).expand(3, -1)",
+    "expand-0d-minus-one-alone": "T.tensor(1.0).expand(-1)",
+    "expand-0d-zero-first": "T.tensor(1.0).expand(0, -1)",
+    "expand-leading-minus-one": "T.tensor([1.0]).expand(2, -1, 1)",
+    "expand-leading-minus-two": "T.zeros(1, 2).expand(-2, 3, 2)",
+    "expand-last-dim-checked-first": "T.zeros(1, 2).expand(-1, 3, 5)",
+    "expand-negative-on-size-one": "T.tensor([1.0]).expand(3, -2)",
+    "expand-zero-then-negative": "T.zeros(1).expand(0, -2)",
+    "expand-keeps-size": "T.zeros(1, 2).expand(2, -1, -1)",
+    "unbind-0d-out-of-range": "T.tensor(1).unbind(1)",
+    "unbind-0d": "T.tensor(1).unbind(0)",
+}
+
+
+@pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
+def test_matches_torch(oracle, src):
+    agree(oracle, src)
