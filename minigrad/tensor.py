@@ -538,9 +538,12 @@ class Tensor:
         return _add_hook(self._post_acc_hooks, hook)
 
     def _grad_accumulator(self):
-        """The AccumulateGrad node of this leaf: one per tensor while any graph holds it."""
+        """The AccumulateGrad node of this leaf: one per tensor while any graph holds it (None
+        for a view made under no_grad: as in PyTorch, its gradient goes nowhere)."""
         node = self._accumulator() if self._accumulator is not None else None
         if node is None:
+            if "_no_grad_view" in self.__dict__:
+                return None
             node = AccumulateGrad(self)
             self._accumulator = weakref.ref(node)
         return node

@@ -54,6 +54,41 @@ BINARY = ["add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maxim
           "__imul__", "__isub__", "__itruediv__", "fill_", "eq_", "lt_", "dot", "mm", "mv",
           "clamp_min", "clamp_max", "isin"]
 REFLECTED = ("__radd__", "__rsub__", "__rtruediv__", "__rpow__")
+# The wider set: more methods, attributes and their setters, keyword forms, functional forms,
+# in-place changes through views, steps under no_grad, backward and autograd.grad (misuses too).
+MORE_UNARY = ["log1p", "sin_", "cos_", "log_", "reciprocal_", "square_", "trunc_", "ceil_",
+              "sign_", "int", "short", "byte", "item", "tolist", "retain_grad", "detach_",
+              "requires_grad_", "is_contiguous", "numel", "dim", "stride", "nelement",
+              "is_floating_point", "argmax", "clamp_min_", "log_softmax", "softmax"]
+ATTRIBUTES = ["T", "mT", "is_leaf", "grad", "requires_grad", "data", "shape", "ndim", "dtype",
+              "retains_grad", "output_nr", "_version"]
+SETTERS = {"requires_grad": [True, False, 1], "data": [("v",)], "grad": [("v",), None]}
+KEYWORDS = [("sum", {"dim": ("dims", 0, 1)}), ("sum", {"dim": ("dims", -1,), "keepdim": True}),
+            ("sum", {"dtype": ("dtype", "float64")}), ("mean", {"dtype": ("dtype", "float64")}),
+            ("mean", {"dim": ("dims", 0, -1)}), ("var", {"correction": 0}),
+            ("var", {"dim": 0, "unbiased": False}), ("std", {"dim": -1, "keepdim": True}),
+            ("norm", {"p": 1}), ("norm", {"p": 2, "dim": 0}), ("max", {"dim": 0, "keepdim": True}),
+            ("min", {"dim": -1}), ("softmax", {"dim": -1, "dtype": ("dtype", "float64")}),
+            ("add", {"other": ("v",), "alpha": 2}), ("sub", {"other": ("v",), "alpha": 0.5}),
+            ("div", {"other": ("v",), "rounding_mode": "trunc"}),
+            ("div", {"other": ("v",), "rounding_mode": "floor"}), ("amax", {"dim": ("dims", 0, 1)}),
+            ("logsumexp", {"dim": ("dims", 0, -1)}),
+            ("prod", {"dim": 0, "dtype": ("dtype", "float64")}), ("all", {"dim": 0}),
+            ("any", {"dim": -1, "keepdim": True}), ("split", {"split_size": 1}),
+            ("to", {"dtype": ("dtype", "float64"), "copy": True}),
+            ("unflatten", {"dim": 0, "sizes": ("dims", 1, -1)}),
+            ("movedim", {"source": 0, "destination": -1}), ("flatten", {"start_dim": 1}),
+            ("transpose", {"dim0": -1, "dim1": 0}), ("squeeze", {"dim": ("dims", 0, 1)})]
+FUNCTIONS = ["add", "sub", "mul", "div", "maximum", "minimum", "max", "min", "matmul", "eq",
+             "pow", "remainder", "isin", "cat", "stack", "where", "dot"]
+NN_FUNCTIONS = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "l1_loss",
+                "cross_entropy", "nll_loss", "binary_cross_entropy", "one_hot", "linear"]
+VIEWS = [("select", 0, 0), ("select", -1, 1), ("t",), ("flat",), ("slice", 0, 1), ("unsqueeze",),
+         ("diagonal",), ("expand",), ("unbind",), ("chunk",), ("narrow",), ("transpose",)]
+VIEW_INPLACE = ["add_", "mul_", "zero_", "fill_", "copy_", "clamp_", "relu_", "sigmoid_",
+                "exp_", "sub_", "div_", "masked_fill_", "__setitem__"]
+BACKWARDS = ["sum", "plain", "retain", "ones", "twice", "inputs", "create_graph"]
+GRADS = ["plain", "sum", "allow_unused", "create_graph", "ones", "twice"]
 SHAPE_OPS = ["reshape", "view", "expand", "permute", "transpose", "repeat", "narrow", "select",
              "split", "chunk", "unbind", "index_select", "diagonal"]
 
@@ -79,9 +114,13 @@ def _operand(draw, n):
 
 def _step(draw, n):
     kind = draw(st.sampled_from(["unary", "dim", "binary", "binary", "shape", "index",
-                                 "setitem", "clamp", "where", "cat", "masked_fill", "to"]))
+                                 "setitem", "clamp", "where", "cat", "masked_fill", "to",
+                                 "more", "attr", "set", "kw", "fn", "nnf", "view_inplace",
+                                 "nograd", "backward", "grad", "index"]))
     x = ("v", draw(st.integers(0, n - 1)))
     dim = draw(st.integers(-3, 2))
+    if kind in WIDER:
+        return WIDER[kind](draw, n, x)
     if kind == "unary":
         return ("call", draw(st.sampled_from(UNARY)), [x])
     if kind == "dim":
@@ -120,10 +159,99 @@ def _step(draw, n):
         return ("call", op, [x, *draw(st.sampled_from(args[op]))])
     index = draw(st.sampled_from([0, -1, 1, 5, ("slice", 0, 2), ("slice", 1, None),
                                   ("none",), ("ellipsis",), ("tuple", 0, 0), ("mask",),
-                                  ("index", [0, 0]), ("index", [])]))
+                                  ("index", [0, 0]), ("index", []), ("list", [0, 1]),
+                                  ("list", [-1]), ("list", [True, False]), ("step", 0, None, 2),
+                                  ("selfmask",), ("cols", [0, -1]), ("index", [[0], [1]]),
+                                  ("list", [[0, 1], [1, 0]]), ("zerod", 0)]))
     if kind == "index":
         return ("getitem", None, [x, index])
     return ("setitem", None, [x, index, _operand(draw, n)])
+
+
+def _more(draw, n, x):
+    op = draw(st.sampled_from(MORE_UNARY))
+    if op == "requires_grad_":
+        return ("call", op, [x, draw(st.booleans())])
+    if op == "clamp_min_":
+        return ("call", op, [x, draw(st.sampled_from(NUMBERS))])
+    if op in ("log_softmax", "softmax", "argmax"):
+        return ("call", op, [x, draw(st.integers(-2, 1))])
+    return ("call", op, [x])
+
+
+def _attr(draw, n, x):
+    return ("attr", draw(st.sampled_from(ATTRIBUTES)), [x])
+
+
+def _set(draw, n, x):
+    name = draw(st.sampled_from(sorted(SETTERS)))
+    value = draw(st.sampled_from(SETTERS[name]))
+    if value == ("v",):
+        value = ("v", draw(st.integers(0, n - 1)))
+    return ("set", name, [x, value])
+
+
+def _kw(draw, n, x):
+    op, kwargs = draw(st.sampled_from(KEYWORDS))
+    kwargs = {k: ("v", draw(st.integers(0, n - 1))) if v == ("v",) else v
+              for k, v in kwargs.items()}
+    return ("kw", op, [x, kwargs])
+
+
+def _fn(draw, n, x):
+    op = draw(st.sampled_from(FUNCTIONS))
+    y = _operand(draw, n)
+    if op in ("cat", "stack"):
+        z = ("v", draw(st.integers(0, n - 1)))
+        return ("fn", op, [[x, ("v", draw(st.integers(0, n - 1))), z],
+                           draw(st.integers(-2, 1))])
+    if op == "where":
+        return ("fn", op, [("v", draw(st.integers(0, n - 1))), _operand(draw, n), y])
+    if op in ("add", "sub", "mul", "pow", "remainder"):  # a number first, too
+        return ("fn", op, [y, x] if draw(st.booleans()) else [x, y])
+    if op in ("max", "min") and draw(st.booleans()):
+        return ("fn", op, [x, draw(st.integers(-1, 1))])
+    return ("fn", op, [x, y])
+
+
+def _nnf(draw, n, x):
+    op = draw(st.sampled_from(NN_FUNCTIONS))
+    y = ("v", draw(st.integers(0, n - 1)))
+    if op in ("softmax", "log_softmax"):
+        return ("nnf", op, [x, draw(st.integers(-2, 1))])
+    if op in ("relu", "sigmoid", "tanh"):
+        return ("nnf", op, [x])
+    if op == "one_hot":
+        return ("nnf", op, [x, draw(st.sampled_from([-1, 3]))])
+    if op in ("cross_entropy", "nll_loss"):
+        return ("nnf", op, [x, draw(st.sampled_from([y, ("index", [0, 1]), ("index", 0)]))])
+    return ("nnf", op, [x, y])
+
+
+def _view_inplace(draw, n, x):
+    op = draw(st.sampled_from(VIEW_INPLACE))
+    view = draw(st.sampled_from(VIEWS))
+    args = {"zero_": [], "relu_": [], "sigmoid_": [], "exp_": [], "clamp_": [0, 1],
+            "masked_fill_": [("selfmask",), 2.5], "__setitem__": [0, _operand(draw, n)]}
+    return ("view_inplace", op, [x, view, *args.get(op, [_operand(draw, n)])])
+
+
+def _nograd(draw, n, x):
+    inner = _step(draw, n)
+    return ("nograd", None, inner) if inner[0] in ("call", "fn", "kw", "view_inplace") else inner
+
+
+def _backward(draw, n, x):
+    return ("backward", draw(st.sampled_from(BACKWARDS)), [x])
+
+
+def _grad(draw, n, x):
+    return ("grad", draw(st.sampled_from(GRADS)), [x, ("v", draw(st.integers(0, n - 1)))])
+
+
+WIDER = {"more": _more, "attr": _attr, "set": _set, "kw": _kw, "fn": _fn, "nnf": _nnf,
+         "view_inplace": _view_inplace, "nograd": _nograd, "backward": _backward,
+         "grad": _grad}
 
 
 @st.composite
@@ -139,9 +267,12 @@ def program_text(program):
     return "; ".join(f"v{i} = {step!r}" for i, step in enumerate(program))
 
 
-def _resolve(lib, env, arg):
+def _resolve(lib, env, arg, me=None):
+    """An argument of a step as a value (``me``: the tensor the step applies to)."""
     if isinstance(arg, list):
-        return [_resolve(lib, env, a) for a in arg]
+        return [_resolve(lib, env, a, me) for a in arg]
+    if isinstance(arg, dict):
+        return {k: _resolve(lib, env, a, me) for k, a in arg.items()}
     if not isinstance(arg, tuple):
         return arg
     tag = arg[0]
@@ -162,7 +293,61 @@ def _resolve(lib, env, arg):
     if tag == "mask":
         first = env[0]
         return first > 0 if first.dtype != lib.bool else first
+    if tag == "selfmask":
+        return me > 0 if me.dtype != lib.bool else me
+    if tag in ("dims", "list"):
+        return tuple(arg[1:]) if tag == "dims" else list(arg[1])
+    if tag == "step":
+        return slice(*arg[1:])
+    if tag == "cols":
+        return (slice(None), list(arg[1]))
+    if tag == "zerod":
+        return lib.tensor(arg[1])
     raise ValueError(arg)
+
+
+def _view(x, spec):
+    """A view of ``x`` that an in-place step changes."""
+    kind = spec[0]
+    if kind == "select":
+        return x.select(spec[1], spec[2])
+    if kind == "slice":
+        return x[spec[1]:spec[2]]
+    if kind == "flat":
+        return x.view(-1)
+    if kind == "expand":
+        return x.expand(2, *x.shape)
+    if kind in ("unbind", "chunk"):
+        return getattr(x, kind)(*([] if kind == "unbind" else [2]))[0]
+    if kind == "narrow":
+        return x.narrow(0, 0, 1)
+    if kind == "transpose":
+        return x.transpose(0, -1)
+    return getattr(x, kind)() if kind != "unsqueeze" else x.unsqueeze(0)
+
+
+def _backward(lib, env, mode, x):
+    """``x``'s backward in one of several ways (misuses included): the leaves' grads after."""
+    s = x if mode in ("plain", "ones") else x.sum()
+    if mode == "ones":
+        s.backward(lib.ones_like(x))
+    elif mode == "inputs":
+        s.backward(inputs=[env[0]])
+    else:
+        s.backward(retain_graph=mode == "retain", create_graph=mode == "create_graph")
+    if mode == "twice":
+        s.backward()
+    return [t.grad for t in env if isinstance(t, lib.Tensor) and t.is_leaf and t.requires_grad]
+
+
+def _grad(lib, mode, y, x):
+    """``autograd.grad(y, x)`` in one of several ways (misuses included)."""
+    s = y if mode in ("plain", "ones") else y.sum()
+    kwargs = {"allow_unused": mode == "allow_unused", "create_graph": mode == "create_graph"}
+    if mode == "ones":
+        kwargs["grad_outputs"] = lib.ones_like(y)
+    grads = lib.autograd.grad(s, x, **kwargs)
+    return lib.autograd.grad(s, x) if mode == "twice" else grads
 
 
 def _reflected(op):
@@ -189,9 +374,38 @@ def _execute(lib, env, step):
         values, (shape, dtype, requires_grad) = name, args
         data = lib.tensor(values, dtype=getattr(lib, dtype)).reshape(shape).clone()
         return data.requires_grad_() if requires_grad else data
-    args = [_resolve(lib, env, a) for a in args[0]]
-    if kind != "fn" and not isinstance(args[0], lib.Tensor):  # e.g. the tuple that max gives
+    if kind == "nograd":
+        with lib.no_grad():
+            return _execute(lib, env, args[0])
+    if kind == "view_inplace":
+        x, spec, *rest = args[0]
+        args = [_resolve(lib, env, x), spec, *(_resolve(lib, env, a, env[x[1]]) for a in rest)]
+    else:
+        me = env[args[0][0][1]] if kind in ("getitem", "setitem") else None
+        args = [_resolve(lib, env, a, me) for a in args[0]]
+    if kind not in ("fn", "nnf") and not isinstance(args[0], lib.Tensor):  # e.g. max's tuple
         raise NotATensor("the program applies a tensor op to something else")
+    if kind == "attr":
+        return getattr(args[0], name)
+    if kind == "set":
+        setattr(args[0], name, args[1])
+        return args[0]
+    if kind == "kw":
+        return getattr(args[0], name)(**args[1])
+    if kind == "nnf":
+        return getattr(lib.nn.functional, name)(*args)
+    if kind == "backward":
+        return _backward(lib, env, name, args[0])
+    if kind == "grad":
+        return _grad(lib, name, *args)
+    if kind == "view_inplace":
+        x, spec, *rest = args
+        view = _view(x, spec)
+        if name == "__setitem__":
+            view[rest[0]] = rest[1]
+        else:
+            getattr(view, name)(*rest)
+        return x
     if kind == "call":
         if name in OPERATORS:  # as Python applies it: NotImplemented becomes its TypeError
             return OPERATORS[name](*args)

@@ -58,9 +58,12 @@ def linear(input, weight, bias=None):  # noqa: A002 - PyTorch's argument name
         >>> F.linear(minigrad.ones(1, 2), minigrad.ones(3, 2), minigrad.zeros(3))
         tensor([[2., 2., 2.]])
     """
-    if input.ndim == 2 and bias is not None:
+    if input.ndim == 0 or weight.ndim == 0:
+        raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
+                           f"{input.ndim}D and {weight.ndim}D")
+    if input.ndim == 2 and weight.ndim == 2 and bias is not None:
         return minigrad.addmm(bias, input, weight.t())
-    if input.ndim == 2:
+    if input.ndim == 2 and weight.ndim == 2:
         return input.mm(weight.t())
     if bias is None:
         return input.matmul(weight.t())

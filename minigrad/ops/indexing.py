@@ -241,10 +241,23 @@ def _zero_dim_message(items):
     return "too many indices for tensor of dimension 0"
 
 
+def _items(index):
+    """The items of an index. As NumPy once did and PyTorch still does, a short list holding a
+    sequence, tensor, slice, None or Ellipsis counts as a tuple: ``x[[[0, 1], [1, 0]]]`` is
+    ``x[[0, 1], [1, 0]]``."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, list) and len(index) < 32 and any(
+            item is None or item is Ellipsis or isinstance(item, (slice, Tensor, list, tuple))
+            for item in index):
+        return tuple(index)
+    return (index,)
+
+
 def _plan(shape, index, whole_slice_is_step, defer_array_checks=False):
     """Take ``index`` apart for a tensor of ``shape``; check bounds with PyTorch's messages
     (those of array indices on ``plan.check_arrays()`` when ``defer_array_checks``)."""
-    items = index if isinstance(index, tuple) else (index,)
+    items = _items(index)
     used = sum(_consumed(item) for item in items)
     if used > len(shape):
         if not shape:

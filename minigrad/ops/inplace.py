@@ -17,7 +17,7 @@ from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
-from minigrad.ops.indexing import CopySlices, Index, IndexBackward, _Plan
+from minigrad.ops.indexing import PARTIAL_OVERLAP, CopySlices, Index, IndexBackward, _Plan
 from minigrad.tensor import Tensor
 
 __all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
@@ -147,14 +147,13 @@ def check_leaf(x, through_view=False):
 
 
 def _check_inplace(x):
+    if state.grad_enabled and x._requires_grad:  # checked first, as PyTorch does
+        base = x._base
+        forward_cls = getattr(x.grad_fn, "_forward_cls", None)
+        if base is not None and forward_cls is not None and forward_cls.multi_output_view:
+            raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
+                                                                op=forward_op_name(x.grad_fn)))
     check_leaf(x)
-    if not (state.grad_enabled and x._requires_grad):
-        return
-    base = x._base
-    forward_cls = getattr(x.grad_fn, "_forward_cls", None)
-    if base is not None and forward_cls is not None and forward_cls.multi_output_view:
-        raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
-                                                            op=forward_op_name(x.grad_fn)))
 
 
 def _write(x, result):
@@ -171,6 +170,38 @@ def _write(x, result):
     x._version_counter[0] += 1
 
 
+_FILLS = (Zero.apply, Fill.apply, FillTensor.apply)
+
+
+def check_overlap(x, args, internal=True):
+    """PyTorch's memory checks before an in-place op writes x (they come before its shape and
+    dtype checks): no element of x is written twice (x is an expanded view), and no input
+    overlaps x in part (``x[0].add_(x)``; the same memory with other strides counts). A fill
+    (``internal`` False) may write an expanded view."""
+    data = x._data
+    if internal and data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
+        raise RuntimeError(OVERLAPPING)
+    for a in args:
+        if isinstance(a, Tensor) and a is not x and _partial_overlap(data, a._data):
+            raise RuntimeError(PARTIAL_OVERLAP)
+
+
+def _partial_overlap(a, b):
+    """PyTorch's ``get_overlap_status(a, b) == Partial`` on two arrays (dense ones only: for
+    others it does not tell)."""
+    if not (a.size and b.size and _dense(a) and _dense(b) and np.may_share_memory(a, b)):
+        return False
+    start_a, start_b = a.ctypes.data, b.ctypes.data
+    end_a, end_b = start_a + a.nbytes, start_b + b.nbytes
+    if (start_a, end_a) == (start_b, end_b):
+        return a.strides != b.strides or a.shape != b.shape
+    return start_a < end_b and start_b < end_a
+
+
+def _dense(a):
+    return a.flags.c_contiguous or a.flags.f_contiguous
+
+
 def inplace(x, compute, *args):
     """``x ← compute(x, *args)`` in x's memory; returns x.
 
@@ -178,6 +209,7 @@ def inplace(x, compute, *args):
     clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
     """
     _check_inplace(x)
+    check_overlap(x, args, internal=compute not in _FILLS)
     if allow_mutation.active is not None:
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
@@ -414,6 +446,7 @@ def copy_(x, src):
 
 
 def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    check_overlap(x, ())
     dtype = pointwise.clamp_dtype(x, min, max)
     if not can_cast(dtype, x.dtype):  # this message names the C++ type
         raise cast_error(dtype, x.dtype, cpp=True)
