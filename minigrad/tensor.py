@@ -257,7 +257,11 @@ class Tensor:
         return self._data.flags.c_contiguous
 
     def stride(self, dim=None):
-        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        if self._data.size == 0:  # PyTorch: contiguous strides, a size 0 counted as 1
+            strides = np.cumprod((1,) + tuple(max(n, 1) for n in self._data.shape[:0:-1]))
+            strides = tuple(int(s) for s in strides[::-1]) if self._data.ndim else ()
+        else:
+            strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[self._dim_index(dim)]
 
     def type(self, dtype=None, non_blocking=False):

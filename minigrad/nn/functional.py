@@ -38,6 +38,7 @@ from minigrad.nn._pool_functional import (
     max_pool1d,
     max_pool2d,
 )
+from minigrad.ops._util import check_tensor_arg
 from minigrad.ops.arithmetic import DivScalar
 from minigrad.tensor import Tensor
 
@@ -209,8 +210,19 @@ def embedding(input, weight, padding_idx=None):  # noqa: A002
 def one_hot(tensor, num_classes=-1):
     """An int64 tensor with a 1 at each index of ``tensor`` in a new last dimension."""
     idx = tensor._data
-    n = int(idx.max()) + 1 if num_classes == -1 else num_classes
-    return Tensor._make(np.eye(n, dtype=np.int64)[idx])
+    if idx.dtype != np.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if idx.size == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        return Tensor._make(np.zeros(idx.shape + (num_classes,), np.int64))
+    if idx.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(idx.max()) + 1
+    elif idx.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return Tensor._make(np.eye(num_classes, dtype=np.int64)[idx])
 
 
 # ---------------------------------------------------------------------- losses
@@ -285,6 +297,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,  
         tensor(2.)
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_nll_nd(input, target)
     if input.ndim <= 2 and target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target._data.dtype.kind not in "iu":
@@ -298,6 +311,25 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,  
     return op.apply(input, target._data, weight, reduction, ignore_index)
 
 
+def _check_nll_nd(input, target):  # noqa: A002 - PyTorch's name
+    """The checks PyTorch's ``nll_loss_nd`` makes first: tensors, and matching batch sizes."""
+    check_tensor_arg("nll_loss_nd", "input", input, 1)
+    check_tensor_arg("nll_loss_nd", "target", target, 2)
+    if input.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    if input.ndim != 1:
+        # NB: PyTorch reads a 0-d target's batch size past its (empty) sizes: 0 on x86
+        batch = target.shape[0] if target.ndim else 0
+        if input.shape[0] != batch:
+            raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
+                             f"batch_size ({batch}).")
+        if target.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    elif target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
+
+
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,  # noqa: A002
                   reduce=None, reduction="mean", label_smoothing=0.0):
     """Softmax cross-entropy of logits ``input`` and class indices ``target``:
@@ -309,9 +341,17 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
         tensor(0.6931)
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
+    check_tensor_arg("cross_entropy_loss", "input", input, 1)
+    check_tensor_arg("cross_entropy_loss", "target", target, 2)
     class_dim = 0 if input.ndim == 1 else 1
+    soft = target.shape == input.shape  # PyTorch reads class probabilities then
+    if soft and target._data.dtype.kind != "f":
+        raise RuntimeError("Expected floating point type for target with class probabilities, "
+                           f"got {target.dtype.tensor_type[:-6]}")
+    if input.ndim == 0:
+        raise IndexError(f"Dimension specified as {class_dim} but tensor has no dimensions")
     log_probs = input.log_softmax(class_dim)
-    if target._data.dtype.kind == "f" and target.shape == input.shape:
+    if soft:
         return _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing,
                                    class_dim)
     loss = nll_loss(log_probs, target, weight, None, ignore_index, None, reduction)
@@ -369,6 +409,12 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype.tensor_type[:-6]} but expected "
+                           f"{input.dtype.tensor_type[:-6]}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"binary_cross_entropy" not implemented for '
+                                  f"'{input.dtype.tensor_type[:-6]}'")
     weight = _as_array(weight, "weight", "binary_cross_entropy")
     return BinaryCrossEntropy.apply(input, target, weight, reduction)
 

@@ -76,8 +76,8 @@ def _check_zero_division(a, b, data_b, kind):
 def _binary(ufunc, a, b, float_result=False):
     data_a, data_b, dtype = cast_numbers(a, b)
     if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype
-        dtype = _dtype.default_float.numpy
-        data_a, data_b = data_a.astype(dtype), data_b.astype(dtype)
+        dtype = _dtype.default_float.numpy  # from the operands as given: uint8 / -1 is -x
+        data_a, data_b = a._data.astype(dtype), b._data.astype(dtype)
     try:
         out = ufunc(data_a, data_b, out=ARRAY)
     except ValueError:
@@ -522,6 +522,8 @@ def rfloor_divide(a, c):
 
 
 def remainder(a, b):
+    if not isinstance(a, Tensor):  # minigrad.remainder(2, x): PyTorch's Scalar-self form
+        a = as_input("remainder", a)
     if isinstance(b, (bool, int, float, np.number, np.bool_)):
         return RemainderScalar.apply(a, b)
     return Remainder.apply(a, _operand(b, a, "%"))
@@ -584,6 +586,8 @@ def reciprocal(a):
 
 
 def pow(a, exponent):  # noqa: A001 - PyTorch's name
+    if not isinstance(a, Tensor) and isinstance(exponent, Tensor):  # minigrad.pow(2, x)
+        return rpow(exponent, a)
     if isinstance(exponent, Tensor):
         return PowTensor.apply(a, exponent)
     return Pow.apply(a, exponent)

@@ -411,7 +411,7 @@ def index_select(x, dim, index):
     if x.ndim == 0 and array.size != 1:
         raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
                            f"{array.size} value(s)")
-    if x.ndim and x.shape[dim] == 0 and array.size:
+    if x.ndim > 1 and x.shape[dim] == 0 and array.size:
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
     if ((array < 0) | (array >= (x.shape[dim] if x.ndim else 1))).any():
         raise IndexError("index out of range in self")  # NB: no negative indices either

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim
+from minigrad.ops._util import normalize_dim, type_name
 from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum, ne
 from minigrad.tensor import Tensor
 
@@ -312,6 +312,17 @@ def _values_indices(name):
 _MaxResult, _MinResult = _values_indices("max"), _values_indices("min")
 
 
+def _check_dim_arg(op, dim):
+    """``minigrad.max(x, 0.5)``: neither a dim nor a tensor, PyTorch's TypeError."""
+    if dim is not None and (isinstance(dim, (float, builtins.bool)) or not isinstance(
+            dim, (int, np.integer, tuple, list))):
+        raise TypeError(f"{op}() received an invalid combination of arguments - got (Tensor, "
+                        f"{type_name(dim)}), but expected one of:\n * (Tensor input)\n"
+                        f" * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                        f" * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors "
+                        f"out = None)\n")
+
+
 def max(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
     """The largest element; or, with ``dim``, the named tuple ``(values, indices)`` over ``dim``;
     or, with a tensor, the elementwise ``maximum``.
@@ -324,6 +335,7 @@ def max(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
     """
     if isinstance(dim, Tensor):
         return maximum(x, dim)
+    _check_dim_arg("max", dim)
     if dim is None:
         return Max.apply(x)
     return _MaxResult(*MaxDim.apply(x, dim, keepdim))
@@ -334,6 +346,7 @@ def min(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
     or, with a tensor, the elementwise ``minimum``."""
     if isinstance(dim, Tensor):
         return minimum(x, dim)
+    _check_dim_arg("min", dim)
     if dim is None:
         return Min.apply(x)
     return _MinResult(*MinDim.apply(x, dim, keepdim))

@@ -7,9 +7,10 @@ they are passed as arrays: they get no edge in ``next_functions``, exactly as in
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.nn._functions._reduce import reduce_array, reduction_code, scale_for_reduction
-from minigrad.ops._util import sum_to
+from minigrad.ops._util import result_dtype, sum_to
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.tensor import Tensor
 
@@ -41,10 +42,14 @@ class MseLoss(_Op):
         ctx.mode = reduction
         ctx.save_for_backward(x, target)
         try:
-            diff = x._data - target._data
+            shape = np.broadcast_shapes(x._data.shape, target._data.shape)
         except ValueError:
             raise broadcast_error(x, target) from None
-        ctx.numel = diff.size
+        dtype = result_dtype(x, target)  # int64 and float32 compute in float32, as in PyTorch
+        if dtype.kind != "f":
+            raise _dtype.not_implemented("mse_cpu", _dtype.from_numpy_dtype(dtype))
+        diff = x._data.astype(dtype, copy=False) - target._data.astype(dtype, copy=False)
+        ctx.numel = int(np.prod(shape))
         return reduce_array(diff * diff, reduction)
 
     @staticmethod
