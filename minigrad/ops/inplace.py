@@ -179,7 +179,8 @@ def check_overlap(x, args, internal=True):
     overlaps x in part (``x[0].add_(x)``; the same memory with other strides counts). A fill
     (``internal`` False) may write an expanded view."""
     data = x._data
-    if internal and data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
+    if internal and data.size > 1 and any(
+            s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
         raise RuntimeError(OVERLAPPING)
     for a in args:
         if isinstance(a, Tensor) and a is not x and _partial_overlap(data, a._data):
