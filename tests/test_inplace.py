@@ -5,6 +5,7 @@ import functools
 import numpy as np
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 
@@ -369,5 +370,31 @@ INPLACE = {
 
 @pytest.mark.parametrize("src", INPLACE.values(), ids=INPLACE.keys())
 def test_inplace_and_views_match_torch(oracle, src):
-    from parity_expr import agree
     agree(oracle, src)
+
+
+
+def _through_view(x, view, op, *args):
+    getattr(view(x), op)(*args)
+    return x
+
+
+OVERLAP_CASES = {  # found by the differential fuzzer: PyTorch checks memory before shapes/dtypes
+    "expanded-view-written-twice": "V(T.tensor([True, False]), lambda x: x.expand(2, 2), 'exp_')",
+    "expanded-view-clamp_": "V(T.ones(3), lambda x: x.expand(2, 3), 'clamp_', 0, 1)",
+    "expanded-view-before-shapes": "V(T.ones(3), lambda x: x.expand(2, 3), 'sub_', T.ones(4))",
+    "input-overlaps-in-part": "(lambda x: V(x, lambda x: x[0], 'sub_', x))(T.ones(2, 3))",
+    "same-memory-other-strides": "(lambda x: V(x, lambda x: x.view(-1), 'add_', x))(T.tensor(5))",
+    "transposed-self": "(lambda x: V(x, lambda x: x.t(), 'mul_', x))(T.ones(2, 2))",
+    "row-of-self": "(lambda x: x.add_(x[0]))(T.ones(2, 2))",
+    "self-is-fine": "(lambda x: x.add_(x))(T.ones(2, 2))",
+    "disjoint-rows-are-fine": "(lambda x: x[0].add_(x[1]))(T.ones(2, 2))",
+    "same-values-other-tensor": "V(T.tensor(5), lambda x: x.view(-1), 'add_', T.tensor(5))",
+    "multi-output-view-before-leaf": "V(T.ones(3, dtype=T.float64, requires_grad=True), "
+                                     "lambda x: x.unbind(0)[0], 'relu_')",
+}
+
+
+@pytest.mark.parametrize("src", OVERLAP_CASES.values(), ids=OVERLAP_CASES.keys())
+def test_overlap_checks_match_torch(oracle, src):
+    agree(oracle, src, names={"V": _through_view})

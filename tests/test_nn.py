@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 from minigrad import nn
@@ -612,3 +613,22 @@ def test_module_scopes_group_nodes_by_module_call():
     first_head = out.grad_fn.next_functions[0][0]
     assert scopes.of(first_head) == ("Net", "heads.0")
     assert scopes.of(first_head.next_functions[1][0]) == ("Net", "body", "body.2")
+
+
+
+FUNCTIONAL_CASES = {  # found by the differential fuzzer
+    "one_hot-int32": "T.nn.functional.one_hot(T.tensor([0, 2], dtype=T.int32), 3)",
+    "one_hot-empty-infer": "T.nn.functional.one_hot(T.zeros(0, dtype=T.long), -1)",
+    "one_hot-empty": "T.nn.functional.one_hot(T.zeros(0, 3, dtype=T.long), 3)",
+    "one_hot-negative": "T.nn.functional.one_hot(T.tensor([-1, 2]), 3)",
+    "one_hot-too-big": "T.nn.functional.one_hot(T.tensor([0, 3]), 3)",
+    "one_hot-float": "T.nn.functional.one_hot(T.tensor(1.0), 3)",
+    "one_hot-infer": "T.nn.functional.one_hot(T.tensor([0, 2]), -1)",
+    "linear-0d": "T.nn.functional.linear(T.tensor(1.0), T.tensor(1.0))",
+    "linear-1d-weight": "T.nn.functional.linear(T.ones(2, 3, requires_grad=True), T.ones(3))",
+}
+
+
+@pytest.mark.parametrize("src", FUNCTIONAL_CASES.values(), ids=FUNCTIONAL_CASES.keys())
+def test_functional_edge_matches_torch(oracle, src):
+    agree(oracle, src)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from oracle import plain
+from parity_expr import agree
 
 import minigrad
 from minigrad import nn
@@ -190,3 +191,34 @@ def test_target_size_mismatch_warns_like_torch(oracle):
         return str(record[0].message).replace("torch", "minigrad")
 
     assert plain(message(minigrad)) == oracle(lambda torch: message(torch))
+
+
+
+FUZZ_CASES = {  # found by the differential fuzzer
+    "mse-bool": "F.mse_loss(T.zeros(2, 3, dtype=T.bool), T.zeros(2, 3, dtype=T.bool))",
+    "mse-long": "F.mse_loss(T.zeros(3, dtype=T.int64), T.zeros(3, dtype=T.int64))",
+    "mse-long-float": "F.mse_loss(T.zeros(3, dtype=T.int64), T.ones(3))",
+    "mse-broadcast-float64": "F.mse_loss(T.ones(3, requires_grad=True), T.zeros(2, 3, "
+                             "dtype=T.float64))",
+    "bce-bool": "F.binary_cross_entropy(T.zeros(3, dtype=T.bool), T.zeros(3, dtype=T.bool))",
+    "bce-long": "F.binary_cross_entropy(T.zeros(3, dtype=T.int64), T.zeros(3, dtype=T.int64))",
+    "bce-dtypes-differ": "F.binary_cross_entropy(T.zeros(3), T.zeros(3, dtype=T.float64))",
+    "ce-0d-input": "F.cross_entropy(T.tensor(1.0), T.tensor(1.0))",
+    "ce-probabilities-long": "F.cross_entropy(T.ones(2, 3), T.ones(2, 3, dtype=T.int64))",
+    "ce-probabilities-bool": "F.cross_entropy(T.ones(2, 3), T.ones(2, 3, dtype=T.bool))",
+    "ce-0d-long-target": "F.cross_entropy(T.tensor(1.0), T.tensor(0))",
+    "ce-batch-sizes": "F.cross_entropy(T.ones(0, 3), T.zeros(2, dtype=T.int64))",
+    "ce-1d-input-long-target": "F.cross_entropy(T.ones(3), T.tensor([0, 1]))",
+    "ce-0d-target": "F.cross_entropy(T.ones(2, 3), T.tensor(1))",
+    "ce-long-input": "F.cross_entropy(T.ones(2, 3, dtype=T.int64), T.tensor([0, 1]))",
+    "nll-0d-input": "F.nll_loss(T.tensor(1.0), T.tensor(0))",
+    "nll-target-tuple": "F.nll_loss(T.ones(2, 3), T.ones(2, 3).max(1))",
+    "nll-2d-target": "F.nll_loss(T.ones(2, 3), T.tensor([[0, 1]]))",
+    "nll-empty-batch-0d-target": "F.nll_loss(T.ones(0, 3), T.tensor(1))",
+    "nll-1d-input-2d-target": "F.nll_loss(T.ones(3), T.tensor([[1]]))",
+}
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src.replace("F.", "T.nn.functional."), rtol=1e-6)

@@ -243,3 +243,24 @@ ERROR_TEXTS = {
 @pytest.mark.parametrize("src", ERROR_TEXTS.values(), ids=ERROR_TEXTS.keys())
 def test_error_texts_match_torch(oracle, src):
     agree(oracle, src)
+
+
+
+FUZZ_CASES = {  # found by the differential fuzzer
+    "uint8 / -1": "T.tensor([2, 3], dtype=T.uint8) / -1",
+    "div uint8 by -1": "T.div(T.tensor([2, 3], dtype=T.uint8), -1)",
+    "int64 / int8 0-d": "T.tensor([2, 3]) / T.tensor(-1, dtype=T.int8)",
+    "max(x, nan)": "T.max(T.ones(2), float('nan'))",
+    "min(x, True)": "T.min(T.ones(2), True)",
+    "max(x, 0)": "T.max(T.ones(2), 0)",
+    "remainder(number, x)": "T.remainder(0.5, T.tensor([1.0, 2.0]))",
+    "remainder(bool, x)": "T.remainder(True, T.tensor([1.0, 2.0]))",
+    "remainder(int, int x)": "T.remainder(3, T.tensor([2, 2]))",
+    "pow(int, x)": "T.pow(2, T.tensor([1.0, 2.0]))",
+    "pow(int, int x)": "T.pow(2, T.tensor([1, 2]))",
+}
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src)

@@ -307,6 +307,8 @@ OPERAND_CASES = {
     "int ** negative int tensor": "3 ** T.tensor([-1, 2])",
     "-1 ** negative int tensor": "(-1) ** T.tensor([-1, 2, -2])",
     "False ** int tensor": "False ** T.tensor([-1, 0, 2])",
+    "stride of an empty tensor": "T.zeros(2, 0, 3).stride()",
+    "stride of an empty tensor, one dim": "T.zeros(0, 3).stride(1)",
     "invert float": "~X",
     "invert uint8": "~T.zeros(2, dtype=T.uint8)",
 }
@@ -316,3 +318,24 @@ OPERAND_CASES = {
 def test_operand_errors_match_torch(oracle, src):
     agree(oracle, f"(lambda X: {src})(T.tensor([1.0, 2.0]))",
           names={"O": __import__("operator"), "N": np})
+
+
+
+def _no_grad_view(lib, x):
+    with lib.no_grad():
+        return x.reshape(-1)
+
+
+NO_GRAD_VIEW_CASES = {  # a view made under no_grad of a leaf: requires grad, gradient goes nowhere
+    "flags": "(lambda v: (v.requires_grad, v.is_leaf, v.grad_fn))(W(T, X))",
+    "backward": "(lambda v: (v.sum().backward(), X.grad, v.grad))(W(T, X))",
+    "backward-inputs": "(lambda v: (v.sum().backward(inputs=[v]), v.grad))(W(T, X))",
+    "autograd.grad": "(lambda v: T.autograd.grad(v.sum(), v))(W(T, X))",
+    "retain_grad": "(lambda v: (v.retain_grad(), v.retains_grad))(W(T, X))",
+}
+
+
+@pytest.mark.parametrize("src", NO_GRAD_VIEW_CASES.values(), ids=NO_GRAD_VIEW_CASES.keys())
+def test_no_grad_view_matches_torch(oracle, src):
+    agree(oracle, f"(lambda X: {src})(T.tensor([-1.0], requires_grad=True))",
+          names={"W": _no_grad_view})
