@@ -17,7 +17,7 @@ __all__ = ["dtype", "float16", "float32", "float64", "uint8", "uint16", "uint32"
            "NEG_BOOL"]
 
 
-class dtype:
+class dtype:  # noqa: N801 - PyTorch's name
     """A tensor element type, e.g. ``minigrad.float32``.
 
     Example:
@@ -58,6 +58,9 @@ class dtype:
 
 
 float16 = dtype("float16", np.float16, "HalfTensor")
+# Python's own messages name the type as PyTorch's do ("'torch.dtype' object is not iterable").
+dtype.__name__ = "minigrad.dtype"
+
 float32 = dtype("float32", np.float32, "FloatTensor")
 float64 = dtype("float64", np.float64, "DoubleTensor")
 uint8 = dtype("uint8", np.uint8, "ByteTensor")

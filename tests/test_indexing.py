@@ -381,6 +381,21 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "setitem-list-of-lists": "S(T.arange(6).reshape(2, 3), [[0, 1], [1, 0]], 7)",
     "index_select-empty-1d": "T.zeros(0).index_select(0, T.tensor([1, 0]))",
     "index_select-empty-other-dim": "T.zeros(2, 0).index_select(0, T.tensor([1, 0]))",
+    "setitem-value-converted-first": "S(T.tensor(5, dtype=T.int32), [-1], float('inf'))",
+    "setitem-value-converted-before-bounds": "S(T.zeros(0, 3, dtype=T.int64), (0, 0), "
+                                             "float('inf'))",
+    "setitem-empty-dim-before-dtype": "S(T.zeros(0, 3, dtype=T.int32), [[0, 1], [1, 0]], "
+                                      "T.tensor(0))",
+    "setitem-empty-dim-before-shape": "S(T.zeros(2, 0), (slice(None), [0, -1]), "
+                                      "T.zeros(2, 0, dtype=T.int64))",
+    "setitem-slice-past-empty-is-a-view": "S(T.zeros(0, 3, requires_grad=True), slice(1, None), 1)",
+    "setitem-slice-past-empty-node": "S(T.zeros(0, 3), slice(1, None), T.tensor(0.5, "
+                                     "requires_grad=True))",
+    "setitem-slice-beyond-end-is-whole": "S(T.zeros(2, 3, requires_grad=True) * 1, slice(0, 5), "
+                                         "1.0)",
+    "setitem-negative-start-is-a-slice": "S(T.zeros(2, 3, requires_grad=True) * 1, "
+                                         "slice(-2, None), 1.0)",
+    "setitem-self-row": "S(T.ones(1, 3, dtype=T.float64), -1, T.ones(1, 3, dtype=T.float64))",
     "setitem-list-value": "S(T.zeros(2, 2), 0, [1, 2])",
     "setitem-tuple-value": "S(T.zeros(2, 2), T.tensor([True, False]), (T.ones(2),))",
     "setitem-none-value": "S(T.zeros(2, 2, dtype=T.bool), 0, None)",

@@ -390,6 +390,12 @@ OVERLAP_CASES = {  # found by the differential fuzzer: PyTorch checks memory bef
     "self-is-fine": "(lambda x: x.add_(x))(T.ones(2, 2))",
     "disjoint-rows-are-fine": "(lambda x: x[0].add_(x[1]))(T.ones(2, 2))",
     "same-values-other-tensor": "V(T.tensor(5), lambda x: x.view(-1), 'add_', T.tensor(5))",
+    "dtype-before-memory-clamp_": "V(T.tensor([True, False]), lambda x: x.expand(2, 2), "
+                                  "'clamp_', 0, 1)",
+    "fill_-value-checked-first": "V(T.tensor([True, False]), lambda x: x.view(-1), 'fill_', "
+                                 "T.ones(1, 2, dtype=T.bool))",
+    "bool-sub_-checked-first": "(lambda x: x[0].sub_(x))(T.tensor([[True, False]]))",
+    "setitem-of-self-row": "(lambda x: (x.__setitem__(-1, x), x)[1])(T.ones(1, 3))",
     "multi-output-view-before-leaf": "V(T.ones(3, dtype=T.float64, requires_grad=True), "
                                      "lambda x: x.unbind(0)[0], 'relu_')",
 }

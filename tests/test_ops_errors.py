@@ -258,6 +258,19 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "remainder(int, int x)": "T.remainder(3, T.tensor([2, 2]))",
     "pow(int, x)": "T.pow(2, T.tensor([1.0, 2.0]))",
     "pow(int, int x)": "T.pow(2, T.tensor([1, 2]))",
+    "div(x, list)": "T.div(T.ones(2), [1, 2])",
+    "add(x, tuple)": "T.add(T.ones(2), (1, 2))",
+    "mul(x, None)": "T.mul(T.ones(2), None)",
+    "sub(x, str)": "T.sub(T.ones(2), 'a')",
+    "remainder(x, list)": "T.remainder(T.ones(2), [1, 2])",
+    "pow(x, return type)": "T.pow(T.ones(2), T.ones(2).max(0))",
+    "where(bool, bool, x)": "T.where(True, True, T.ones(2))",
+    "where(c, x, None)": "T.where(T.ones(2) > 0, T.ones(2), None)",
+    "maximum(None, x)": "T.maximum(None, T.zeros(2))",
+    "isin bool": "T.isin(T.zeros(2, dtype=T.bool), T.zeros(2))",
+    "xor shapes before dtype": "T.tensor([1, 2]) ^ T.zeros(0, 3, dtype=T.float64)",
+    "dtype not iterable": "list(T.float32)",
+    "masked_fill dtype value": "T.ones(2).masked_fill(T.ones(2) > 0, T.float32)",
 }
 
 

@@ -197,10 +197,12 @@ def check_operand(op, name, value):
         check_tensor_arg(op, name, value, 1)
 
 
-def check_overloads(op, args, forms=("Tensor other", "Number other")):
+def check_overloads(op, args, forms=("Tensor other", "Number other"), tensor_first=False):
     """A method with a Tensor and a Number form (``x.ge(other)``): PyTorch's TypeError when one
-    of ``args`` (the arguments after ``self``) is neither; ``forms`` are the signatures it lists."""
-    if all(isinstance(a, _OPERANDS) for a in args):
+    of ``args`` (the arguments after ``self``) is neither (or, with ``tensor_first``, when the
+    first is not a tensor); ``forms`` are the signatures it lists."""
+    if all(isinstance(a, _OPERANDS) for a in args) and (
+            not tensor_first or isinstance(args[0], Tensor)):
         return
     got = ", ".join("Tensor" if isinstance(a, Tensor) else type_name(a) for a in args)
     listed = "".join(f" * ({form})\n" for form in forms)

@@ -1,5 +1,7 @@
 """Arithmetic: ``+ - * / // % **`` and negation, with broadcasting and PyTorch's node names."""
 
+import numbers
+
 import numpy as np
 
 from minigrad import _dtype
@@ -10,6 +12,8 @@ from minigrad.ops._util import (
     as_input,
     as_tensor_operand,
     cast_numbers,
+    check_overloads,
+    check_tensor_arg,
     qualified_node_name,
     quiet,
     result_dtype,
@@ -43,12 +47,15 @@ def _check_sub(a, b):
         raise RuntimeError(_dtype.SUB_BOOL)
 
 
-def _operand(b, a, symbol):
-    """``b`` as an operand of ``a <symbol> b``: a tensor or a number (a list is PyTorch's
-    TypeError, as Python words it when an operator does not apply)."""
-    if isinstance(b, (list, tuple)):
-        raise TypeError(f"unsupported operand type(s) for {symbol}: 'Tensor' and "
-                        f"'{type(b).__name__}'")
+def _operand(b, a, op):
+    """``b`` as the operand ``other`` of ``minigrad.<op>(a, b)``: a tensor or a number; anything
+    else is PyTorch's TypeError (``remainder`` has a Tensor and a Number form)."""
+    if not isinstance(b, (Tensor, numbers.Number, np.bool_, np.ndarray)):
+        if op == "remainder":
+            check_overloads(op, (a, b), ("Tensor input, Tensor other, *, Tensor out = None",
+                                         "Scalar self, Tensor other",
+                                         "Tensor input, Number other, *, Tensor out = None"))
+        check_tensor_arg(op, "other", b, 2)
     return as_tensor_operand(b, a)
 
 
@@ -526,7 +533,7 @@ def remainder(a, b):
         a = as_input("remainder", a)
     if isinstance(b, (bool, int, float, np.number, np.bool_)):
         return RemainderScalar.apply(a, b)
-    return Remainder.apply(a, _operand(b, a, "%"))
+    return Remainder.apply(a, _operand(b, a, "remainder"))
 
 
 def _check_alpha(a, b, alpha):
@@ -538,7 +545,7 @@ def _check_alpha(a, b, alpha):
 def add(a, b, alpha=1):
     if not isinstance(a, Tensor):
         a = as_input("add", a)
-    b = _operand(b, a, "+")
+    b = _operand(b, a, "add")
     if alpha == 1:
         return Add.apply(a, b)
     _check_alpha(a, b, alpha)
@@ -548,7 +555,7 @@ def add(a, b, alpha=1):
 def sub(a, b, alpha=1):
     if not isinstance(a, Tensor):
         a = as_input("sub", a)
-    b = _operand(b, a, "-")
+    b = _operand(b, a, "sub")
     if alpha == 1:
         return Sub.apply(a, b)
     _check_alpha(a, b, alpha)
@@ -563,14 +570,14 @@ def rsub(a, c):
 def mul(a, b):
     if not isinstance(a, Tensor):
         a = as_input("mul", a)
-    return Mul.apply(a, _operand(b, a, "*"))
+    return Mul.apply(a, _operand(b, a, "mul"))
 
 
 def div(a, b, *, rounding_mode=None):
     if not isinstance(a, Tensor):
         a = as_input("div", a)
     if rounding_mode is None:
-        return Div.apply(a, _operand(b, a, "/"))
+        return Div.apply(a, _operand(b, a, "div"))
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
                            f"but found '{rounding_mode}'")
@@ -590,6 +597,9 @@ def pow(a, exponent):  # noqa: A001 - PyTorch's name
         return rpow(exponent, a)
     if isinstance(exponent, Tensor):
         return PowTensor.apply(a, exponent)
+    check_overloads("pow", (a, exponent), ("Tensor input, Tensor exponent, *, Tensor out = None",
+                                           "Scalar self, Tensor exponent, *, Tensor out = None",
+                                           "Tensor input, Number exponent, *, Tensor out = None"))
     return Pow.apply(a, exponent)
 
 

@@ -241,6 +241,8 @@ def where(condition, input=None, other=None):  # noqa: A002 - PyTorch's names
     if input is None and other is None:
         return tuple(Tensor._make(i.astype(np.int64)) for i in np.nonzero(condition._data))
     if not isinstance(condition, Tensor):
+        if input is not None or other is not None:
+            check_overloads("where", (condition, input, other), _WHERE_FORMS, tensor_first=True)
         raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not "
                         f"{type(condition).__name__}")
     check_overloads("where", (condition, input, other), _WHERE_FORMS)

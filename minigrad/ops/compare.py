@@ -98,6 +98,10 @@ def _check_integral(op, *tensors):
 def _bitwise(op, ufunc):
     def bitwise(a, b):
         b = _operand(op, a, b)
+        try:  # the shapes first
+            np.broadcast_shapes(a._data.shape, b._data.shape)
+        except ValueError:
+            raise broadcast_error(a, b) from None
         dtype = result_dtype(a, b)  # x & 0.5 names Float, the dtype the number would take
         if dtype.kind not in "biu":
             raise _dtype.not_implemented(f"{op}_cpu", _dtype.from_numpy_dtype(dtype))
@@ -170,6 +174,9 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
         raise TypeError("isin() received an invalid combination of arguments - got "
                         f"({type(elements).__name__}, {type(test_elements).__name__}), but "
                         "expected one of:")
+    for t in (elements, test_elements):
+        if isinstance(t, Tensor) and t._data.dtype == np.bool_:
+            raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     values = np.asarray(elements._data if isinstance(elements, Tensor) else elements)
     tests = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
                        else test_elements)
@@ -247,11 +254,13 @@ def _split(ctx, grad, a_wins, b_wins, tie):
 
 def maximum(a, b):
     """The elementwise maximum of two tensors (NaN wins), with broadcasting."""
+    check_tensor_arg("maximum", "input", a, 1)
     _check_tensor("maximum", b)
     return Maximum.apply(a, b)
 
 
 def minimum(a, b):
     """The elementwise minimum of two tensors (NaN wins), with broadcasting."""
+    check_tensor_arg("minimum", "input", a, 1)
     _check_tensor("minimum", b)
     return Minimum.apply(a, b)

@@ -298,7 +298,8 @@ def _plan(shape, index, whole_slice_is_step, defer_array_checks=False):
             dim, real = dim + n, real + n
     plan.shape = shape
     if plan.arrays:
-        plan.checks += [(_check_arrays, (plan, shape)), (_check_bounds, (plan, shape))]
+        plan.checks += [(_check_arrays, (plan, shape)), (_check_empty_dims, (plan, shape)),
+                        (_check_bounds, (plan, shape))]
     if not defer_array_checks:
         plan.check_arrays()
     return plan
@@ -310,9 +311,12 @@ def _add_slice(plan, shape, dim, item, whole_slice_is_step):
         raise ValueError("slice step cannot be zero")
     if step < 0:
         raise ValueError("step must be greater than zero")
+    # PyTorch skips a slice that keeps all: start 0 as given (not -n), stop at least the size
+    whole = item.start in (None, 0) and (item.stop is None or item.stop >= shape[dim]) \
+        and step == 1
     start, stop, step = item.indices(shape[dim])
     stop = max(stop, start)
-    if whole_slice_is_step or (start, stop, step) != (0, shape[dim], 1):
+    if whole_slice_is_step or not whole:  # as PyTorch: x[1:] of an empty x is still a slice
         plan.steps.append(("slice", dim, slice(start, stop, step)))
         shape[dim] = len(range(start, stop, step))
 
@@ -333,6 +337,13 @@ def _check_arrays(plan, shape):
         shapes = ", ".join(str(list(plan.arrays[d].shape)) for d in dims)
         raise IndexError("shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
+
+
+def _check_empty_dims(plan, shape):
+    """An index into a dimension of size 0 (PyTorch finds it before the value's shape)."""
+    for d, a in plan.arrays.items():
+        if shape[d] == 0 and a.size:
+            raise IndexError("index is out of bounds for dimension with size 0")
 
 
 def _check_bounds(plan, shape):
@@ -505,13 +516,13 @@ def setitem(x, index, value):
     """
     from minigrad.ops.inplace import OVERLAPPING, check_leaf, inplace
 
-    plan = _plan(x.shape, index, whole_slice_is_step=False, defer_array_checks=True)
-    through_view = bool(plan.steps)
-    if isinstance(value, (int, float)):
+    if isinstance(value, (int, float)):  # the value is converted before the index is read
         check_scalar(value, x.dtype)
     elif not isinstance(value, (Tensor, numbers.Number, np.bool_)):
         raise TypeError(f"can't assign a {type_name(value)} to a minigrad."
                         f"{x.dtype.tensor_type}")
+    plan = _plan(x.shape, index, whole_slice_is_step=False, defer_array_checks=True)
+    through_view = bool(plan.steps)
     source = value if isinstance(value, Tensor) else None
     value = as_tensor_operand(value, x)
     if plan.arrays:  # PyTorch's index_put_: the in-place checks, then its source, then indices

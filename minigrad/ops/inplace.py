@@ -17,7 +17,16 @@ from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
-from minigrad.ops.indexing import PARTIAL_OVERLAP, CopySlices, Index, IndexBackward, _Plan
+from minigrad.ops.indexing import (
+    PARTIAL_OVERLAP,
+    CopySlices,
+    CopyWhole,
+    FillWhole,
+    Index,
+    IndexBackward,
+    IndexPut,
+    _Plan,
+)
 from minigrad.tensor import Tensor
 
 __all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
@@ -170,16 +179,12 @@ def _write(x, result):
     x._version_counter[0] += 1
 
 
-_FILLS = (Zero.apply, Fill.apply, FillTensor.apply)
-
-
-def check_overlap(x, args, internal=True):
+def check_overlap(x, args):
     """PyTorch's memory checks before an in-place op writes x (they come before its shape and
     dtype checks): no element of x is written twice (x is an expanded view), and no input
-    overlaps x in part (``x[0].add_(x)``; the same memory with other strides counts). A fill
-    (``internal`` False) may write an expanded view."""
+    overlaps x in part (``x[0].add_(x)``; the same memory with other strides counts)."""
     data = x._data
-    if internal and data.size > 1 and any(
+    if data.size > 1 and any(
             s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
         raise RuntimeError(OVERLAPPING)
     for a in args:
@@ -210,7 +215,8 @@ def inplace(x, compute, *args):
     clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
     """
     _check_inplace(x)
-    check_overlap(x, args, internal=compute not in _FILLS)
+    if compute not in _OWN_CHECKS:
+        check_overlap(x, args)
     if allow_mutation.active is not None:
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
@@ -409,6 +415,7 @@ def add_(x, other, alpha=1):
 
 
 def sub_(x, other, alpha=1):
+    arithmetic._check_sub(x, as_tensor_operand(other, x))  # before the memory checks
     return inplace(x, arithmetic.sub, other, alpha)
 
 
@@ -447,7 +454,6 @@ def copy_(x, src):
 
 
 def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
-    check_overlap(x, ())
     dtype = pointwise.clamp_dtype(x, min, max)
     if not can_cast(dtype, x.dtype):  # this message names the C++ type
         raise cast_error(dtype, x.dtype, cpp=True)
@@ -544,3 +550,9 @@ __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "ze
             "ne_", "lt_", "le_", "gt_", "ge_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]
+
+
+# Ops whose own checks cover memory overlap (setitem) or that PyTorch lets write an expanded
+# view (fills, masked_fill_).
+_OWN_CHECKS = (Zero.apply, Fill.apply, FillTensor.apply, combine.masked_fill, CopySlices.apply,
+               IndexPut.apply, CopyWhole.apply, FillWhole.apply)
