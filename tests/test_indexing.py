@@ -396,6 +396,13 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "setitem-negative-start-is-a-slice": "S(T.zeros(2, 3, requires_grad=True) * 1, "
                                          "slice(-2, None), 1.0)",
     "setitem-self-row": "S(T.ones(1, 3, dtype=T.float64), -1, T.ones(1, 3, dtype=T.float64))",
+    "setitem-mask-of-itself-tensor-value": "(lambda x: S(x, x, T.zeros(2, 1, dtype=T.int64)))"
+                                           "(T.zeros(0, dtype=T.bool))",
+    "setitem-mask-of-itself-number": "(lambda x: S(x, x, False))(T.tensor([True, False]))",
+    "sum-of-int-that-requires-grad": "S(T.zeros(2, 1, dtype=T.int64), 0, T.tensor(0.0, "
+                                     "requires_grad=True)).sum()",
+    "sum-dim-of-int-that-requires-grad": "S(T.zeros(2, 1, dtype=T.int32), 0, T.tensor(0.0, "
+                                         "requires_grad=True)).sum(0)",
     "setitem-list-value": "S(T.zeros(2, 2), 0, [1, 2])",
     "setitem-tuple-value": "S(T.zeros(2, 2), T.tensor([True, False]), (T.ones(2),))",
     "setitem-none-value": "S(T.zeros(2, 2, dtype=T.bool), 0, None)",

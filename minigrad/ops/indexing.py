@@ -527,8 +527,11 @@ def setitem(x, index, value):
     value = as_tensor_operand(value, x)
     if plan.arrays:  # PyTorch's index_put_: the in-place checks, then its source, then indices
         check_leaf(x, through_view)
-        if source is not None:
+        if source is not None:  # (a number is written by masked_fill_, without these checks)
             _check_source(x, source, plan)
+            for item in _items(index):  # nor may an index be x (a mask of itself) or overlap it
+                if isinstance(item, Tensor) and (item is x or _overlap(item._data, x._data)):
+                    raise RuntimeError(PARTIAL_OVERLAP)
         plan.check_arrays(bounds=False)
         region_shape = plan.indexed_shape()
     else:

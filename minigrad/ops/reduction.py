@@ -7,6 +7,8 @@ import warnings
 
 import numpy as np
 
+from minigrad._dtype import from_numpy_dtype as _dtype_of
+from minigrad._dtype import scalar_name
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim, type_name
 from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum, ne
@@ -46,6 +48,13 @@ def _sum_dtype(data):
     return np.int64 if data.dtype.kind in "biu" else data.dtype
 
 
+def _check_differentiable(ctx, x):
+    """PyTorch's error when autograd would record an integer result: only an integer tensor
+    that requires grad (written into by a float that does) gets here."""
+    if x._requires_grad and ctx.needs_input_grad[0] and x._data.dtype.kind in "biu":
+        raise RuntimeError(f"Autograd not support dtype: {scalar_name(_dtype_of(np.int64))}")
+
+
 class Sum(_Op):
     """y = Σ x;  ∂y/∂x = 1 for every element."""
 
@@ -54,6 +63,7 @@ class Sum(_Op):
 
     @staticmethod
     def forward(ctx, x):
+        _check_differentiable(ctx, x)
         ctx.self_sym_sizes = tuple(x.shape)
         return np.asarray(x._data.sum(dtype=_sum_dtype(x._data)))
 
@@ -72,6 +82,7 @@ class SumDim(_Op):
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
+        _check_differentiable(ctx, x)
         ctx.self_sym_sizes = tuple(x.shape)
         ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
         data = x._data
