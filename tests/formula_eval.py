@@ -202,8 +202,10 @@ def _adjoint_w(x, g, kernel, stride, padding, dilation, groups):
                                    g.shape[2:]):
         for gr in range(groups):
             part = xp[(slice(None), slice(gr * cg, (gr + 1) * cg)) + window]
+            here = g[:, gr * og:(gr + 1) * og]
             gw[(slice(gr * og, (gr + 1) * og), slice(None)) + offset] = np.einsum(
-                "nc...,no...->oc", part, g[:, gr * og:(gr + 1) * og])
+                "ncp,nop->oc", part.reshape(part.shape[:2] + (-1,)),
+                here.reshape(here.shape[:2] + (-1,)))
     return gw
 
 

@@ -8,9 +8,11 @@ the names of its saved tensors (``self``, ``other``, ``result`` …), the attrib
 functions of ``FUNCTIONS``. An op with several outputs (``split``, ``var_mean``) names the
 gradients it receives ``grads`` (``grads[0]``, … ; zeros for an output nobody used). An op
 that takes a list of tensors (``cat``, ``stack``) writes one expression with ``i``, the
-position of the input: ``formula_of`` repeats it for each input with ``i`` replaced by 0, 1, …. An expression reads as NumPy (``@`` is a matrix product, ``x.T`` a
-transpose); its value, summed back to the input's shape where the op broadcast, is the gradient
-the node sends to that input (tests/test_formulas.py checks every formula so).
+position of the input: ``formula_of`` repeats it for each input with ``i`` replaced by 0, 1,
+…. An expression reads as NumPy (``@`` is a matrix product, ``x.T`` a transpose, ``g[index]``
+an index); its value, summed back to the input's shape where the op broadcast, is the
+gradient the node sends to that input (tests/test_formulas.py evaluates every formula on the
+numbers of real runs, with the helpers written out in tests/formula_eval.py, and compares).
 
 ``operands_of(node)`` collects the values the formula names, so that a recording can show the
 arithmetic of each step ("∂/∂a = grad · b = 1 · 3 = 3") without keeping the tensors alive.
@@ -21,6 +23,8 @@ Example:
 """
 
 import re
+
+import numpy as np
 
 from minigrad.autograd._values import value_of
 
@@ -108,6 +112,12 @@ def formula_names(formula):
     return names
 
 
+def _integers(items):
+    """Whether a (nested) list holds integers or bools only, as an index list does."""
+    return all(_integers(v) if isinstance(v, list) else isinstance(v, (int, np.integer))
+               for v in items)
+
+
 def _plain(value, full_limit):
     """A ctx attribute as plain data: numbers and strings as they are, tuples as lists,
     tensors and arrays as Values (shape and dtype only above ``full_limit`` elements)."""
@@ -117,6 +127,8 @@ def _plain(value, full_limit):
         return {"slice": [value.start, value.stop, value.step]}
     if value is Ellipsis:
         return {"ellipsis": True}
+    if isinstance(value, list) and value and _integers(value):   # an index: an array
+        return value_of(np.asarray(value), full_limit)
     if isinstance(value, (tuple, list)):
         return [_plain(v, full_limit) for v in value]
     array = getattr(value, "_data", value)
