@@ -431,7 +431,7 @@ class _Builder:
         if not node or not node.get("formula") or not event["grads_in"]:
             return
         inputs = [g.input_name(nid, k) for k in range(len(event["grads_out"]))]
-        args = (node, self.ref_value(event["grads_in"][0]),
+        args = (node, [self.ref_value(r) for r in event["grads_in"]],
                 [self.ref_value(r) for r in event["grads_out"]], inputs,
                 g.operand_names(nid, inputs))
         lines = chain_rule(*args)
