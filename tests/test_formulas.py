@@ -1,6 +1,9 @@
 """Each op's ``formula`` (minigrad/autograd/_formulas.py), evaluated on the numbers a recording
-kept, equals the gradient the node really sent: for every op of the registry, first and
-second order. The arithmetic overlay of the stepper shows these formulas with these numbers.
+kept, equals the gradient the node really sent: for every op of the registry and the programs
+of tests/formula_cases.py, first and second order (the upstream gradients require grad, so the
+backward of every backward node runs too). The helpers a formula calls are written out in
+tests/formula_eval.py. The arithmetic overlay of the stepper shows these formulas with these
+numbers.
 """
 
 import warnings

@@ -38,7 +38,6 @@ class _Gather(_Op):
     """y = x[index] for a NumPy ``index``;  ∂y/∂x = grad scattered back (``scatter``)."""
 
     formula = ("put(grad, index, self_sym_sizes)",)
-
     scatter = None  # the op that puts a gradient back in place
 
     @staticmethod
@@ -56,7 +55,6 @@ class _Scatter(_Op):
     """y = zeros(shape) with g added at ``index`` (repeats accumulate);  ∂y/∂g = grad[index]."""
 
     formula = ("grad[index]",)
-
     gather = None
 
     @staticmethod
