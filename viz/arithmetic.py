@@ -111,7 +111,8 @@ def _substitute(expression, words):
 
 def _simplify(expression, operands):
     """Settings read as numbers: ``or_one(w)`` is w (1 without a weight), ``divisor(mode, n)``
-    is n for a mean (1 for a sum), and a factor 1 is left out."""
+    is n for a mean (1 for a sum), and a factor 1 is left out (as it is once numbers are in:
+    ``grad · alpha`` with alpha = 1 reads ``grad``)."""
     expression = _OR_ONE.sub(lambda m: m.group(1) if operands.get(m.group(1)) is not None
                              else "1", expression)
     expression = _DIVISOR.sub(lambda m: m.group(2) if operands.get(m.group(1)) == "mean"
@@ -174,14 +175,14 @@ def _line(expression, grads, operands, names, target, result, compact):
         elif not _is_value(values[n]) and values[n] is not None:
             text = _plain_text(values[n])
             symbols[n] = text if len(text) <= LONG else n
-    head = f"∂/∂{target} = {pretty(_substitute(expression, symbols))}"
+    head = f"∂/∂{target} = {pretty(_TIMES_ONE.sub('', _substitute(expression, symbols)))}"
     received = [g for g in grads if g is not None] if "grads" in expression else []
     tensors = [v for v in values.values() if _is_value(v)] + received + [result]
     plain = _shapes_as_numbers(expression, values)
     if all(_size(v) <= SMALL and "data" in v for v in tensors):
         words = {n: _text(v) if _is_value(v) else symbols[n]
                  for n, v in values.items() if v is not None}
-        numbers = pretty(_substitute(_grads_as(plain, grads, _text), words))
+        numbers = pretty(_TIMES_ONE.sub("", _substitute(_grads_as(plain, grads, _text), words)))
         if numbers == _text(result):
             return f"{head} = {numbers}"
         return f"{head} = {numbers} = {_text(result)}"
