@@ -163,7 +163,7 @@ def operands_of(node, full_limit):
             result[name] = None if data is None else _plain(data, full_limit)
         elif name in node.__dict__:
             result[name] = _plain(node.__dict__[name], full_limit)
-    if "grads" in _NAME.findall(" ".join(formula)):   # the zeros an unused output stands for
+    if any("grads" in expression for expression in formula):   # what an unused output sent
         meta = getattr(node, "_output_meta", None) or ()
         result["output_shapes"] = [list(shape) for shape, _ in meta]
     return result
