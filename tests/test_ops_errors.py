@@ -264,6 +264,7 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "sub(x, str)": "T.sub(T.ones(2), 'a')",
     "remainder(x, list)": "T.remainder(T.ones(2), [1, 2])",
     "pow(x, return type)": "T.pow(T.ones(2), T.ones(2).max(0))",
+    "pow(return type, x)": "T.pow(T.ones(2).max(0), T.ones(2))",
     "where(bool, bool, x)": "T.where(True, True, T.ones(2))",
     "where(c, x, None)": "T.where(T.ones(2) > 0, T.ones(2), None)",
     "maximum(None, x)": "T.maximum(None, T.zeros(2))",

@@ -592,14 +592,17 @@ def reciprocal(a):
     return Reciprocal.apply(a)
 
 
+_POW_FORMS = ("Tensor input, Tensor exponent, *, Tensor out = None",
+              "Scalar self, Tensor exponent, *, Tensor out = None",
+              "Tensor input, Number exponent, *, Tensor out = None")
+
+
 def pow(a, exponent):  # noqa: A001 - PyTorch's name
+    check_overloads("pow", (a, exponent), _POW_FORMS)
     if not isinstance(a, Tensor) and isinstance(exponent, Tensor):  # minigrad.pow(2, x)
         return rpow(exponent, a)
     if isinstance(exponent, Tensor):
         return PowTensor.apply(a, exponent)
-    check_overloads("pow", (a, exponent), ("Tensor input, Tensor exponent, *, Tensor out = None",
-                                           "Scalar self, Tensor exponent, *, Tensor out = None",
-                                           "Tensor input, Number exponent, *, Tensor out = None"))
     return Pow.apply(a, exponent)
 
 
