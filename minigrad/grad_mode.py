@@ -38,7 +38,9 @@ class _State(threading.local):
     ``anomaly_parent`` (anomaly mode, and the node the engine is running while it is on);
     ``backward_pass`` (id of the backward pass running in this thread, or None),
     ``engine_task`` (what ``will_execute`` consults); ``observers`` (the observers of this
-    thread's events, see ``minigrad.autograd.observe``).
+    thread's events, see ``minigrad.autograd.observe``); ``saved_hooks`` (the stack of
+    ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
+    an open ``disable_saved_tensors_hooks`` block, or None), per thread as in PyTorch.
     """
 
     def __init__(self):  # runs once in every thread that touches ``state``
@@ -50,6 +52,8 @@ class _State(threading.local):
         self.backward_pass = None
         self.engine_task = None
         self.observers = []
+        self.saved_hooks = []
+        self.saved_hooks_disabled = None
 
 
 state = _State()

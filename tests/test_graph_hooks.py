@@ -236,3 +236,44 @@ def after_a_tensor_hook(lib):
 @pytest.mark.torch
 def test_multi_grad_hook_sees_what_earlier_tensor_hooks_returned(torch):
     assert after_a_tensor_hook(minigrad) == after_a_tensor_hook(torch) == [[[200.0, 200.0]]]
+
+
+# ----------------------------------------------------------------------------- per thread
+def hooks_seen_by_another_thread(lib):
+    """Open each graph-wide block in the main thread, and look from a real second thread:
+    does that thread's saving see the hooks, may it open blocks of its own?"""
+    import threading
+
+    graph = lib.autograd.graph
+    seen = {}
+
+    def other(name):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum()
+        for block, opened in (("hooks", lambda: graph.saved_tensors_hooks(id, id)),
+                              ("mutation", graph.allow_mutation_on_saved_tensors)):
+            try:
+                with opened():
+                    seen[f"{name} {block}"] = "opened"
+            except RuntimeError as error:
+                seen[f"{name} {block}"] = str(error)
+
+    def in_thread(name):
+        thread = threading.Thread(target=other, args=(name,))
+        thread.start()
+        thread.join()
+
+    packed_by = []
+    with graph.saved_tensors_hooks(lambda t: packed_by.append("packed") or t, lambda t: t):
+        in_thread("under saved_tensors_hooks")
+    with graph.disable_saved_tensors_hooks("disabled here"):
+        in_thread("under disable_saved_tensors_hooks")
+    with graph.allow_mutation_on_saved_tensors():
+        in_thread("under allow_mutation_on_saved_tensors")
+    seen["packs in main thread's hooks"] = len(packed_by)
+    return seen
+
+
+def test_saved_tensor_hooks_are_per_thread(oracle):
+    expected = oracle(hooks_seen_by_another_thread)
+    assert hooks_seen_by_another_thread(minigrad) == expected

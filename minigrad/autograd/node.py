@@ -79,7 +79,8 @@ class SavedTensor:
         self.output_nr = tensor._output_nr
         self.released = False
         self.unpack_hook = None
-        hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
+        stack = state.saved_hooks  # this thread's saved_tensors_hooks
+        hooks = stack[-1] if stack else None
         if hooks is not None:  # saved_tensors_hooks: keep what pack_hook returns
             pack, self.unpack_hook = hooks
             previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
@@ -140,9 +141,6 @@ class SavedTensor:
     def release(self):
         self.released = True
         self.tensor = self.data = self.packed = self.weak = None
-
-
-_saved_tensors_hooks_stack = []
 
 
 def forward_op_name(node):
