@@ -3,6 +3,7 @@ against torch: what the hooks see, when they run, and the values and errors that
 
 import numpy as np
 import pytest
+from oracle import assert_matches
 
 import minigrad
 
@@ -277,3 +278,43 @@ def hooks_seen_by_another_thread(lib):
 def test_saved_tensor_hooks_are_per_thread(oracle):
     expected = oracle(hooks_seen_by_another_thread)
     assert hooks_seen_by_another_thread(minigrad) == expected
+
+
+def saved_tensor_counts(lib):
+    """How many tensors each op hands to pack_hook, and the _saved_ names its node lists."""
+    F = lib.nn.functional
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    logits = lib.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 0.3]], requires_grad=True)
+    programs = {
+        "2 ** x": lambda: 2 ** x, "x * 2": lambda: x * 2, "2 / x": lambda: 2 / x,
+        "x / 2": lambda: x / 2, "where": lambda: lib.where(x > 1, x, 0.0),
+        "cross_entropy": lambda: F.cross_entropy(logits, lib.tensor([0, 2])),
+    }
+    counts = {}
+    for name, program in programs.items():
+        packed = []
+        with lib.autograd.graph.saved_tensors_hooks(lambda t, p=packed: p.append(t.shape) or t,
+                                                    lambda t: t):
+            out = program()
+        names = sorted(a for a in dir(out.grad_fn) if a.startswith("_raw_saved_"))
+        counts[name] = [len(packed), names]
+    return counts
+
+
+def test_saved_tensor_counts_are_torchs(oracle):
+    expected = oracle(saved_tensor_counts)
+    assert saved_tensor_counts(minigrad) == expected
+
+
+def test_saved_values_of_pow_where_nll_loss(oracle):
+    def saved(lib):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        pow_node = (2 ** x).grad_fn
+        where_node = lib.where(x > 1, x, 0.0).grad_fn
+        logits = lib.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 0.3]], requires_grad=True)
+        nll = lib.nn.functional.cross_entropy(logits, lib.tensor([0, 2])).grad_fn
+        return [pow_node._saved_self, pow_node._saved_exponent, pow_node._saved_result,
+                where_node._saved_condition, nll._saved_target, nll._saved_total_weight,
+                nll._saved_weight]
+
+    assert_matches(saved(minigrad), oracle(saved), rtol=1e-6)

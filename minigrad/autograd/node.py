@@ -81,6 +81,8 @@ class SavedTensor:
         self.unpack_hook = None
         stack = state.saved_hooks  # this thread's saved_tensors_hooks
         hooks = stack[-1] if stack else None
+        if hooks is not None and getattr(tensor, "_is_wrapped_number", False):
+            hooks = None  # as PyTorch: a number wrapped as a tensor is never packed
         if hooks is not None:  # saved_tensors_hooks: keep what pack_hook returns
             pack, self.unpack_hook = hooks
             previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
@@ -268,7 +270,10 @@ class Node:
     def __dir__(self):
         saved = [f"_saved_{n}" for n in self._saved_names()]
         saved += [f"_raw_saved_{n}" for n in self._saved_names()]
-        return sorted(set(super().__dir__()) | set(saved))
+        # NB: minigrad's own bookkeeping that merely starts with "_saved_" is not listed, so
+        # that dir() shows the saved values PyTorch shows and no others.
+        names = {n for n in super().__dir__() if not n.startswith("_saved_")}
+        return sorted(names | set(saved))
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
