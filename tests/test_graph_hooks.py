@@ -4,6 +4,7 @@ against torch: what the hooks see, when they run, and the values and errors that
 import numpy as np
 import pytest
 from oracle import assert_matches
+from parity_programs import check, programs
 
 import minigrad
 
@@ -318,3 +319,50 @@ def test_saved_values_of_pow_where_nll_loss(oracle):
                 nll._saved_weight]
 
     assert_matches(saved(minigrad), oracle(saved), rtol=1e-6)
+
+
+def case_unpack_hook_leaving_its_block_during_backward(torch):
+    def unpack(x):
+        inner.__exit__()
+        return x
+
+    inner = torch.autograd.graph.saved_tensors_hooks(lambda x: x, unpack)
+    outer = torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x)
+    for _ in range(3):
+        with outer:
+            inner.__enter__()
+            x = torch.tensor([1.0, 2.0], requires_grad=True)
+            x.sin().sum().backward()
+    for _ in range(3):
+        inner.__exit__()
+    y = torch.tensor(1.0, requires_grad=True).exp()
+    y.grad_fn._raw_saved_result.register_hooks(lambda x: x, lambda x: x)  # stack is empty again
+    return x.grad
+
+
+def case_unpack_hook_entering_a_block_does_not_keep_it(torch):
+    import gc
+    import weakref
+
+    def scope():
+        def unpack(x):
+            weak_block().__enter__()
+            return x
+
+        block = torch.autograd.graph.saved_tensors_hooks(lambda x: x, unpack)
+        weak_block = weakref.ref(block)
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with block:
+            x.sin().sum().backward()
+        return weakref.ref(unpack)
+
+    gc.disable()
+    try:
+        return scope()() is None
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

@@ -45,7 +45,8 @@ class saved_tensors_hooks:
         return self
 
     def __exit__(self, *exc):
-        state.saved_hooks.pop()
+        if state.saved_hooks:  # (an unpack hook may have left it already: no crash)
+            state.saved_hooks.pop()
         return False
 
 

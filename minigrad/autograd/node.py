@@ -142,7 +142,7 @@ class SavedTensor:
 
     def release(self):
         self.released = True
-        self.tensor = self.data = self.packed = self.weak = None
+        self.tensor = self.data = self.packed = self.weak = self.unpack_hook = None
 
 
 def forward_op_name(node):
