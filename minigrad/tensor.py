@@ -1160,6 +1160,23 @@ class Tensor:
     def as_strided_(self, size, stride, storage_offset=None):
         return ops.as_strided_(self, size, stride, storage_offset)
 
+    def as_strided(self, size, stride, storage_offset=None):
+        return ops.as_strided(self, size, stride, storage_offset)
+
+    def transpose_(self, dim0, dim1):
+        return ops.transpose_(self, dim0, dim1)
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def t_(self):
+        return ops.t_(self)
+
+    def squeeze_(self, dim=None):
+        return ops.squeeze_(self, dim)
+
+    def unsqueeze_(self, dim):
+        return ops.unsqueeze_(self, dim)
+
     def resize_(self, *sizes):
         return ops.resize_(self, *sizes)
 

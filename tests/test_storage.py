@@ -2,6 +2,7 @@
 
 import pytest
 from parity_expr import agree
+from parity_programs import check, programs
 
 CASES = {
     "as_strided_": "T.arange(6.0).as_strided_((2, 2), (1, 2), 1)",
@@ -32,3 +33,54 @@ CASES = {
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
 def test_matches_torch(oracle, src):
     agree(oracle, src)
+
+
+# ------------------------------------------------- as_strided and the in-place view ops
+def case_as_strided_view_and_grad(torch):
+    x = torch.arange(6.0, requires_grad=True)
+    y = torch.as_strided(x, (2, 2), (1, 2), 1)
+    overlapping = x.as_strided((3, 2), (1, 1))
+    ((y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum() + overlapping.sum()).backward()
+    t = torch.arange(12.0).view(3, 4).t()
+    return y, y._base is x, x.grad, t.as_strided((2, 3), (4, 1), 1)
+
+
+def case_as_strided_inplace_on_view(torch):
+    leaf = torch.arange(6.0, requires_grad=True)
+    base = leaf * 1
+    view = base[1:5]
+    view.as_strided_((2, 2), (1, 2), 1)
+    (view * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    return view, leaf.grad
+
+
+def case_inplace_view_ops(torch):
+    leaf = torch.ones(2, 3, requires_grad=True)
+    a = leaf.clone()
+    names = []
+    for step in (lambda: a.transpose_(0, 1), lambda: a.t_(), lambda: a.unsqueeze_(0),
+                 lambda: a.squeeze_(), lambda: a.unsqueeze_(2), lambda: a.squeeze_(2),
+                 lambda: a.swapdims_(0, 1), lambda: a.swapaxes_(0, 1)):
+        assert step() is a
+        names.append((type(a.grad_fn).__name__, list(a.shape), a._version))
+    (a * torch.arange(6.0).view(2, 3)).sum().backward()
+    plain = torch.ones(2, 3)
+    plain.transpose_(0, 1)
+    return names, leaf.grad, plain.shape, plain._version, plain.is_contiguous()
+
+
+def case_inplace_view_op_on_leaf(torch):
+    return torch.ones(2, 3, requires_grad=True).transpose_(0, 1)
+
+
+def case_inplace_view_op_on_a_view(torch):
+    leaf = torch.ones(2, 3, requires_grad=True)
+    view = leaf.clone()[0:2]
+    view.transpose_(0, 1)
+    (view * torch.arange(6.0).view(3, 2)).sum().backward()
+    return view, leaf.grad
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)
