@@ -27,11 +27,32 @@ def _as_tuple(value):
     return tuple(value)
 
 
+class _EdgeRoot:
+    """What the checks below read of an output given as a ``GradientEdge``: the shape and
+    dtype of the gradient that flows into that edge."""
+
+    requires_grad = True
+
+    def __init__(self, edge):
+        from minigrad import _dtype
+        from minigrad.tensor import Size
+        shape, self.np_dtype = edge.node._output_meta[edge.output_nr]
+        self.shape, self.dtype = Size(shape), _dtype.from_numpy_dtype(self.np_dtype)
+
+    def numel(self):
+        return int(np.prod(self.shape))
+
+    def is_floating_point(self):
+        return self.np_dtype.kind == "f"
+
+
 def _make_grads(outputs, grads):
     """The initial gradient of each output: given, or 1 for a scalar (PyTorch's checks)."""
     Tensor = _tensor_class()
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(out, GradientEdge):
+            out = _EdgeRoot(out)
         if isinstance(grad, Tensor):
             if grad.shape != out.shape:
                 raise RuntimeError(
@@ -47,7 +68,7 @@ def _make_grads(outputs, grads):
                 if not out.is_floating_point():
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-                result.append(Tensor._make(np.ones(out._data.shape, out._data.dtype)))
+                result.append(Tensor._make(np.ones(tuple(out.shape), out.dtype.numpy)))
             else:
                 result.append(None)
         else:
@@ -60,7 +81,7 @@ def _check_roots(outputs, grads):
     if len(outputs) != len(grads):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     for i, out in enumerate(outputs):
-        if not out.requires_grad:
+        if not isinstance(out, GradientEdge) and not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
 
@@ -125,9 +146,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    if materialize_grads and any(isinstance(t, GradientEdge) for t in inputs):
-        raise RuntimeError("materialize_grads cannot be used when the given input is a "
-                           "GradientEdge")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
                       "To accumulate gradient for other parts of the graph, please use "
@@ -146,6 +164,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                "used in the graph. Set allow_unused=True if this is the desired "
                                "behavior.")
     if materialize_grads:
+        if any(g is None and isinstance(t, GradientEdge) for t, g in zip(inputs, result)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
         result = [zeros_like(t, requires_grad=create_graph) if g is None else g
                   for t, g in zip(inputs, result)]
     return tuple(result)

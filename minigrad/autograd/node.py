@@ -8,6 +8,7 @@ are reached through an ``AccumulateGrad`` node, which writes ``.grad``.
 import itertools
 import re
 import weakref
+from typing import NamedTuple
 
 from minigrad.autograd import anomaly_mode, forward_ad, observe
 from minigrad.grad_mode import state
@@ -213,6 +214,14 @@ class Node:
         return self._seq
 
     @property
+    def _input_metadata(self):
+        """Shape and dtype of each gradient this node takes in (of each forward output)."""
+        from minigrad import _dtype
+        from minigrad.tensor import Size
+        return tuple(InputMetadata(Size(shape), dtype and _dtype.from_numpy_dtype(dtype))
+                     for shape, dtype in self._output_meta)
+
+    @property
     def metadata(self):
         if self._metadata is None:
             self._metadata = {}
@@ -277,6 +286,13 @@ class Node:
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class InputMetadata(NamedTuple):
+    """``node._input_metadata[i]``: what the node's i-th incoming gradient must look like."""
+
+    shape: tuple
+    dtype: object
 
 
 class AccumulateGrad(Node):

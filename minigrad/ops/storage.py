@@ -246,6 +246,8 @@ def set_(x, source=None):
                            f"of type {cpp_name(x.dtype)}")
     x._data = source._data
     x.__dict__.pop("_storage", None)
+    if x._requires_grad and x.grad_fn is None:  # as PyTorch: a leaf gets a new AccumulateGrad
+        x._accumulator = None                    # (the old one still writes to x.grad)
     x._base = source._base if source._base is not None else source
     x._version_counter = source._version_counter
     return x
