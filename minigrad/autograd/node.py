@@ -249,6 +249,9 @@ class Node:
         raise NotImplementedError
 
     def __call__(self, *grad_outputs):
+        expected = len(self._output_meta)
+        if len(grad_outputs) != expected:
+            raise TypeError(f"expected {expected} arguments, got {len(grad_outputs)} instead")
         grads = self.apply(grad_outputs)
         return grads[0] if len(grads) == 1 else grads
 
