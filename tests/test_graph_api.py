@@ -575,6 +575,37 @@ def case_set_gives_a_leaf_a_new_accumulator(torch):
     return message, torch.autograd.grad(out.sum(), edge), x.grad
 
 
+def case_allow_mutation_bookkeeping(torch):
+    counts = []
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        def note():
+            counts.append((len(ctx.tid_to_weakhandle), len(list(ctx.cloned.items()))))
+
+        a = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+        out = (a ** 2).sum()
+        note()
+        out.backward()
+        a.sin_()
+        note()
+        b, c = a ** 2, a ** 2  # the same tensor saved twice: one clone
+        a.sin_()
+        note()
+        del b, c
+        note()
+    return counts
+
+
+def case_allow_mutation_out_argument(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = torch.tensor([1.0], requires_grad=True)
+        b = torch.tensor([3.0])
+        out = a * b
+        torch.sin(torch.tensor([2.0]), out=b)
+        cloned = len(list(ctx.cloned.items()))
+        out.backward()
+    return cloned, a.grad
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -53,6 +53,12 @@ class _Context:
         self.closed = False
         self.thread = threading.get_ident()
 
+    @property
+    def tid_to_weakhandle(self):
+        """PyTorch's name for the live entries: (tensor, version) -> handle of what is saved."""
+        live = {key: ref() for key, ref in self.by_tensor.items()}
+        return {key: handle for key, handle in live.items() if handle is not None}
+
     def pack(self, tensor):
         key = (id(tensor), id(tensor._version_counter), tensor._version_counter[0])
         known = self.by_tensor.get(key)

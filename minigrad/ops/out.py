@@ -9,6 +9,7 @@ import functools
 import warnings
 
 from minigrad import _dtype
+from minigrad.autograd import allow_mutation
 from minigrad.grad_mode import no_grad, state
 from minigrad.tensor import Tensor
 
@@ -59,6 +60,8 @@ def with_out(func, name):
                 warnings.warn(_RESIZED.format(list(out.shape), list(result.shape)),
                               UserWarning, stacklevel=2)
             out.resize_(result.shape)
+        if allow_mutation.active is not None:  # a saved tensor about to change: keep a clone
+            allow_mutation.before_mutation(out)
         out._data[...] = result._data
         out._version_counter[0] += 1
         return out
