@@ -1160,6 +1160,10 @@ class Tensor:
     def as_strided_(self, size, stride, storage_offset=None):
         return ops.as_strided_(self, size, stride, storage_offset)
 
+    def _is_view(self):
+        """True for a view: a tensor that shares the memory of its ``_base``."""
+        return self._base is not None
+
     def as_strided(self, size, stride, storage_offset=None):
         return ops.as_strided(self, size, stride, storage_offset)
 

@@ -9,7 +9,7 @@ import functools
 import warnings
 
 from minigrad import _dtype
-from minigrad.autograd import allow_mutation
+from minigrad.autograd import allow_mutation, inference
 from minigrad.grad_mode import no_grad, state
 from minigrad.tensor import Tensor
 
@@ -51,6 +51,8 @@ def with_out(func, name):
             raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                                "automatic differentiation, but one of the arguments requires "
                                "grad.")
+        if out._inference:
+            inference.check_inplace(out)
         with no_grad():
             result = func(*args, **kwargs)
         if not _dtype.can_cast(result.dtype, out.dtype):

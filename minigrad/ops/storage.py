@@ -10,6 +10,7 @@ import weakref
 import numpy as np
 
 from minigrad._dtype import cpp_name
+from minigrad.autograd import inference
 from minigrad.grad_mode import state
 from minigrad.ops import shape
 from minigrad.ops.inplace import AsStrided, _view_positions, check_leaf, set_history
@@ -78,6 +79,8 @@ def _restride_(x, op, *args):
     if out.grad_fn is not None:
         set_history(x, out.grad_fn, 0)
         out.grad_fn._output_refs = (weakref.ref(x),)
+        if "_inference_views" in x.__dict__:  # as any recorded in-place change of a base
+            inference.base_changed(x, ())
     x.__dict__.pop("_storage", None)
     x._data = out._data
     x._version_counter[0] += 1
@@ -210,7 +213,7 @@ def resize_(x, *sizes):
         tensor([[1, 2],
                 [3, 4]])
     """
-    if x._requires_grad:
+    if x._requires_grad and not state.inference:  # (inference mode skips autograd's check)
         raise RuntimeError("cannot resize variables that require grad")
     sizes = _sizes(sizes, "resize_")
     count = int(np.prod(sizes))
