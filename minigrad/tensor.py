@@ -928,6 +928,9 @@ class Tensor:
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
+    def signbit(self):
+        return ops.signbit(self)
+
     def isnan(self):
         return ops.isnan(self)
 

@@ -22,6 +22,11 @@ def case_clamp_tensor_and_number_bounds(torch):
     return torch.clamp(torch.ones(2), min=torch.zeros(2), max=1.0)
 
 
+def case_signbit(torch):
+    x = torch.tensor([-1.0, -0.0, 0.0, 2.0, float("-inf"), float("nan")], requires_grad=True)
+    return torch.signbit(x), x.signbit(), torch.tensor([-3, 0, 4]).signbit()
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -81,6 +81,16 @@ def case_inplace_view_op_on_a_view(torch):
     return view, leaf.grad
 
 
+def case_resize_bumps_the_version_only_when_the_shape_changes(torch):
+    x, y = torch.rand(1), torch.randn(3)
+    versions = []
+    for change in (lambda: x.resize_((1, 2)), lambda: x.resize_as_(y), lambda: x.resize_((3,)),
+                   lambda: x.resize_as_(y)):
+        change()
+        versions.append(x._version)
+    return versions
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

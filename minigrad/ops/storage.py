@@ -216,6 +216,8 @@ def resize_(x, *sizes):
     if x._requires_grad and not state.inference:  # (inference mode skips autograd's check)
         raise RuntimeError("cannot resize variables that require grad")
     sizes = _sizes(sizes, "resize_")
+    if sizes != tuple(x.shape):  # as PyTorch: a resize that changes nothing is no change
+        x._version_counter[0] += 1
     count = int(np.prod(sizes))
     flat = x._data.reshape(-1)
     if count <= flat.size and x._data.flags.c_contiguous:
