@@ -57,6 +57,7 @@ from minigrad.factories import (
     as_tensor,
     empty,
     empty_like,
+    empty_strided,
     eye,
     from_numpy,
     full,

@@ -1163,6 +1163,15 @@ class Tensor:
     def as_strided_(self, size, stride, storage_offset=None):
         return ops.as_strided_(self, size, stride, storage_offset)
 
+    def unsafe_split(self, split_size, dim=0):
+        return ops.unsafe_split(self, split_size, dim)
+
+    def unsafe_split_with_sizes(self, split_sizes, dim=0):
+        return ops.unsafe_split_with_sizes(self, split_sizes, dim)
+
+    def unsafe_chunk(self, chunks, dim=0):
+        return ops.unsafe_chunk(self, chunks, dim)
+
     def _is_view(self):
         """True for a view: a tensor that shares the memory of its ``_base``."""
         return self._base is not None

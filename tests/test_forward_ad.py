@@ -337,3 +337,17 @@ def test_tangent_through_a_view_write_stays_differentiable(oracle):
                                                             dtype=lib.float64)).sum(), v)
         return tangent.tolist(), g.tolist()
     assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
+
+
+def test_copy_and_clone_give_tangents_of_their_own(oracle):
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        tangent = lib.tensor([[5.0], [6.0]])
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([[3.0], [4.0]]), tangent)
+            target = lib.tensor([[1.0], [2.0]])
+            target.copy_(dual)
+            copied = fw.unpack_dual(target).tangent
+            cloned = fw.unpack_dual(dual.clone()).tangent
+            return copied is tangent, cloned is tangent, copied.tolist(), cloned.tolist()
+    assert plain(run(minigrad)) == oracle(run)

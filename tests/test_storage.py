@@ -91,6 +91,38 @@ def case_resize_bumps_the_version_only_when_the_shape_changes(torch):
     return versions
 
 
+def case_view_of_a_multi_output_view_refuses_inplace(torch):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True).clone()
+    piece = a.unbind(0)[0]
+    errors = []
+    for view in (piece.view_as(piece), piece.view_as(piece).view_as(piece)):
+        try:
+            view.mul_(2)
+        except RuntimeError as error:
+            errors.append(str(error))
+    return errors
+
+
+def case_unsafe_split_pieces_may_change_in_place(torch):
+    out = []
+    for cut in (lambda t: t.unsafe_split(1), lambda t: t.unsafe_split_with_sizes((1, 2)),
+                lambda t: t.unsafe_chunk(2)):
+        a = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+        pieces = cut(a * 1)
+        pieces[0].mul_(pieces[1][:1])
+        pieces[0].sum().backward()
+        out.append((type(pieces[0].grad_fn.next_functions[0][0]).__name__, pieces[0]._base,
+                    a.grad))
+    return out
+
+
+def case_empty_strided(torch):
+    c = torch.empty_strided((2, 2), (4, 2)).copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    c.requires_grad_()
+    (c * c).sum().backward()
+    return c.stride(), c, c.grad, c.grad.stride()
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -487,7 +487,14 @@ def _mark_views(source, outputs):
         if views is None:
             views = base.__dict__["_views"] = weakref.WeakSet()
     no_grad_view = not state.grad_enabled and not state.inference
+    # A view of one of several views (unbind, split) may not change in place either.
+    source_fn = source._grad_fn
+    of_multi = source_fn is not None and (
+        getattr(source_fn, "_forward_cls", _Op).multi_output_view
+        or "_multi_view" in source.__dict__)
     for out in outputs:
+        if of_multi:
+            out.__dict__["_multi_view"] = True
         out._base, out._version_counter = base, base._version_counter
         if views is not None:
             views.add(out)

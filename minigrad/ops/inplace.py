@@ -152,7 +152,8 @@ def _check_inplace(x):
         return
     base = x._base
     forward_cls = getattr(x.grad_fn, "_forward_cls", None)
-    if base is not None and forward_cls is not None and forward_cls.multi_output_view:
+    if base is not None and (forward_cls is not None and forward_cls.multi_output_view
+                             or "_multi_view" in x.__dict__):
         raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
                                                             op=forward_op_name(x.grad_fn)))
 
