@@ -1172,6 +1172,11 @@ class Tensor:
     def unsafe_chunk(self, chunks, dim=0):
         return ops.unsafe_chunk(self, chunks, dim)
 
+    @property
+    def layout(self):
+        """Always ``minigrad.strided``: minigrad's tensors are dense."""
+        return _dtype.strided
+
     def _is_view(self):
         """True for a view: a tensor that shares the memory of its ``_base``."""
         return self._base is not None

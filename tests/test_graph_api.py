@@ -606,6 +606,13 @@ def case_allow_mutation_out_argument(torch):
     return cloned, a.grad
 
 
+def case_layout(torch):
+    with torch.autograd.graph.save_on_cpu():
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = a * a
+    return repr(a.layout), y.grad_fn._saved_self.layout == a.layout, repr(torch.strided)
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
