@@ -351,3 +351,15 @@ def test_copy_and_clone_give_tangents_of_their_own(oracle):
             cloned = fw.unpack_dual(dual.clone()).tangent
             return copied is tangent, cloned is tangent, copied.tolist(), cloned.tolist()
     assert plain(run(minigrad)) == oracle(run)
+
+
+def test_a_tangent_may_not_be_a_dual_itself(oracle):
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([3.0, 4.0]))
+            try:
+                fw.make_dual(lib.tensor([5.0, 6.0]), dual)
+            except RuntimeError as error:
+                return str(error)
+    assert run(minigrad) == oracle(run)

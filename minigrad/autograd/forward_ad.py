@@ -192,6 +192,9 @@ def make_dual(tensor, tangent, *, level=None):
     if tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
                            f"gradient at the same level {_level} is not supported.")
+    if tangent_of(tangent) is not None:  # (PyTorch's text has no space before the level)
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
+                           f"same level{_level} is not supported.")
     dual = _alias(tensor)
     set_tangent(dual, tangent)
     return dual
