@@ -551,6 +551,9 @@ class Tensor:
         if self._base is not None and self._grad_fn is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        if self.__dict__:  # as PyTorch: it loses its tangent too
+            from minigrad.autograd import forward_ad
+            self.__dict__.pop(forward_ad._ATTR, None)
         return self
 
     def _alias(self):

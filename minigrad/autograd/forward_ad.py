@@ -257,7 +257,8 @@ def propagate(fn_cls, ctx, args, outputs):
             # As PyTorch, an output's tangent is a tensor object of its own (clone, copy_).
             # NB: one that requires grad (reverse over forward) is passed on as it is.
             if not tangent._requires_grad and any(tangent is t for t in tangents):
-                tangent = Tensor._make(tangent._data)
+                tangent = Tensor._make(tangent._data if fn_cls.is_view else
+                                       tangent._data.copy())
             set_tangent(out, tangent)
     if ctx._saved and any(s is not None and s.is_output for s in ctx._saved):
         set_tangent(ctx, tuple(out_tangents))  # for saved outputs that backward rebuilds

@@ -319,6 +319,12 @@ def _write_tangent(x, out):
         return
     if tangent is None:
         tangent = Tensor._make(np.zeros(x.shape, before._data.dtype))
+    if base is None and before is not None and before.shape == tangent.shape and \
+            not before._requires_grad and not tangent._requires_grad:
+        # as PyTorch: the tangent is updated in place (the caller's tangent tensor sees it)
+        np.copyto(before._data, tangent._data, casting="unsafe")
+        before._version_counter[0] += 1
+        tangent = before
     if base is not None:
         if before is None:
             before = Tensor._make(np.zeros(base.shape, tangent._data.dtype))

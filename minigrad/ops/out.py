@@ -9,7 +9,7 @@ import functools
 import warnings
 
 from minigrad import _dtype
-from minigrad.autograd import allow_mutation, inference
+from minigrad.autograd import allow_mutation, forward_ad, inference
 from minigrad.grad_mode import no_grad, state
 from minigrad.tensor import Tensor
 
@@ -53,6 +53,10 @@ def with_out(func, name):
                                "grad.")
         if out._inference:
             inference.check_inplace(out)
+        if forward_ad._level is not None and any(forward_ad.tangent_of(t) is not None
+                                                 for t in inputs):
+            raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
+                                      "support it because it is an out= function")
         with no_grad():
             result = func(*args, **kwargs)
         if not _dtype.can_cast(result.dtype, out.dtype):
