@@ -931,6 +931,9 @@ class Tensor:
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
+    def nanmedian(self):
+        return ops.nanmedian(self)
+
     def signbit(self):
         return ops.signbit(self)
 
