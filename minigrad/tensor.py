@@ -1179,6 +1179,13 @@ class Tensor:
         return ops.unsafe_chunk(self, chunks, dim)
 
     @property
+    def volatile(self):
+        """Always False, with PyTorch's warning (volatile was replaced by ``no_grad``)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                      stacklevel=2)
+        return False
+
+    @property
     def layout(self):
         """Always ``minigrad.strided``: minigrad's tensors are dense."""
         return _dtype.strided

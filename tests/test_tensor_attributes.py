@@ -298,6 +298,25 @@ def case_set_data_grad_shape_later(torch):
     return x.grad
 
 
+def case_view_made_before_its_base_required_grad(torch):
+    a = torch.tensor([1.0, 2.0, 3.0])
+    b = a[:]
+    a.requires_grad = True
+    try:
+        b.add_(5)
+    except RuntimeError as error:
+        return str(error), b.tolist()
+
+
+def case_volatile(torch):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = torch.ones(2).volatile
+    return value, [(w.category.__name__, str(w.message)) for w in caught], \
+        torch.autograd.torch is torch
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -27,4 +27,6 @@ def __getattr__(name):
     import importlib
     if name in ("graph", "functional", "forward_ad", "profiler"):
         return importlib.import_module(f"minigrad.autograd.{name}")
+    if name == "torch":  # as ``torch.autograd.torch``: the package itself
+        return importlib.import_module("minigrad")
     raise AttributeError(f"module 'minigrad.autograd' has no attribute '{name}'")

@@ -133,6 +133,10 @@ def check_leaf(x, through_view=False):
     if x._inference:
         inference.check_inplace(x)
     if not (state.grad_enabled and x._requires_grad):
+        base = x._base  # a view made before its base (a leaf) came to require grad
+        if state.grad_enabled and base is not None and base._requires_grad and \
+                base.grad_fn is None and np.may_share_memory(x._data, base._data):
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
         return
     if "_creation_meta" in x.__dict__:
         views.check_inplace(x)
