@@ -104,6 +104,15 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
+_UNDELETABLE = {
+    "data": "Deleting tensor data is not allowed. Delete tensor instead!",
+    "_data": "Deleting tensor data is not allowed. Delete tensor instead!",
+    "requires_grad": "requires_grad must be a bool",
+    "_grad_fn": "Deletion of _grad_fn not allowed. Detach tensor instead!",
+    "_backward_hooks": "Deletion of _backwards_hooks not allowed!",
+}
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
@@ -192,6 +201,12 @@ class Tensor:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         self._data = value._data
+
+    def __delattr__(self, name):
+        refused = _UNDELETABLE.get(name)
+        if refused is not None:  # PyTorch's errors (deleting a slot would break the tensor)
+            raise RuntimeError(refused)
+        super().__delattr__(name)
 
     # Read-only, as in PyTorch: the graph sets it (as ``_grad_fn``), never the user.
     grad_fn = property(operator.attrgetter("_grad_fn"), _read_only("grad_fn"),

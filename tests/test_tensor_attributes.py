@@ -317,6 +317,19 @@ def case_volatile(torch):
         torch.autograd.torch is torch
 
 
+def case_attributes_that_cannot_be_deleted(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = torch.ones(2)
+    del x.grad
+    errors = []
+    for name in ("data", "requires_grad", "_grad_fn", "_backward_hooks"):
+        try:
+            delattr(x, name)
+        except RuntimeError as error:
+            errors.append(str(error))
+    return x.grad, errors, (x * 2).sum()
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
