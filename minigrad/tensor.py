@@ -946,6 +946,9 @@ class Tensor:
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
+    def gather(self, dim, index, *, sparse_grad=False):
+        return ops.gather(self, dim, index)
+
     def nanmedian(self):
         return ops.nanmedian(self)
 

@@ -167,8 +167,8 @@ WITHOUT_FORMULA = {
     "LeInplace0", "LeInplace1", "LtInplace0", "LtInplace1", "Median", "MedianDim",
     "NeInplace0", "NeInplace1", "StdMean", "VarMean",
     # added with issue 12's API round (parity-api): no formula yet
-    "AsStridedView", "ClampTensor", "NanMedian", "SqueezeDimInplace", "SqueezeDimsInplace",
-    "SqueezeInplace", "UnsafeSplit", "UnsafeSplitWithSizes",
+    "AsStridedView", "ClampTensor", "Gather", "NanMedian", "SqueezeDimInplace",
+    "SqueezeDimsInplace", "SqueezeInplace", "UnsafeSplit", "UnsafeSplitWithSizes",
 }
 
 

@@ -5,6 +5,7 @@ import warnings
 import numpy as np
 import pytest
 from oracle import plain
+from parity_programs import check, programs
 
 import minigrad
 
@@ -329,3 +330,28 @@ def test_copies_do_not_share_memory(make):
     x.add_(1.0)
     assert out.tolist() == before
     assert out._version == 0
+
+
+def case_gather(torch):
+    x = torch.arange(6.0).view(2, 3).requires_grad_()
+    y = torch.gather(x, 1, torch.tensor([[0, 0], [2, 1]]))
+    y.sum().backward()
+    ints = torch.tensor([[1, 2], [3, 4]])
+    return y, x.grad, x.gather(0, torch.tensor([[1, 0, 1]])), \
+        torch.gather(ints, -1, torch.tensor([[1, 1, 0]]))
+
+
+def case_gather_errors(torch):
+    x = torch.arange(6.0).view(2, 3)
+    errors = []
+    for index in (torch.tensor([[0.0, 0.0]]), torch.tensor([0, 0]), torch.tensor([[3, 0]])):
+        try:
+            torch.gather(x, 1, index)
+        except RuntimeError as error:
+            errors.append(str(error))
+    return errors
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)
