@@ -477,6 +477,8 @@ class ClampTensor(_Op):
 
     node_name = "ClampBackward0"
     saved_names = ("self", "min", "max")
+    formula = ("grad * (self >= min) * (self <= max)", "grad * (self < min) * (min < max)",
+               "grad * ((self > max) | (max < min))")
 
     @staticmethod
     def forward(ctx, x, lo, hi):
