@@ -11,8 +11,9 @@ import numpy as np
 
 __all__ = ["dtype", "float16", "float32", "float64", "uint8", "uint16", "uint32", "uint64",
            "int8", "int16", "int32", "int64", "bool", "half", "float", "double", "short", "int",
-           "long", "to_dtype", "from_numpy_dtype", "check_dtype", "default_float",
-           "get_default_dtype", "set_default_dtype", "scalar_name", "cpp_name", "overflows",
+           "long", "layout", "strided", "to_dtype", "from_numpy_dtype", "check_dtype",
+           "default_float", "get_default_dtype", "set_default_dtype", "scalar_name", "cpp_name",
+           "overflows",
            "check_scalar", "can_cast", "cast_error", "not_implemented", "SUB_BOOL", "SUB_BOOLS",
            "NEG_BOOL"]
 
@@ -210,3 +211,18 @@ SUB_BOOL = f"Subtraction, the `-` operator, with a bool tensor is not supported.
 SUB_BOOLS = ("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
              "or `logical_xor()` operator instead.")
 NEG_BOOL = f"Negation, the `-` operator, on a bool tensor is not supported. {_INVERT}"
+
+
+class layout:
+    """A tensor's memory layout. minigrad has one: ``minigrad.strided`` (dense memory)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"minigrad.{self.name}"
+
+
+strided = layout("strided")

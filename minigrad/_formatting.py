@@ -223,4 +223,8 @@ def tensor_repr(t):
         suffixes.append(f"grad_fn=<{type(t.grad_fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    from minigrad.autograd import forward_ad
+    tangent = forward_ad.tangent_of(t) if forward_ad._level is not None else None
+    if tangent is not None:  # a dual tensor inside a dual level, as PyTorch prints it
+        suffixes.append(f"tangent={tensor_repr(tangent)}")
     return _add_suffixes(prefix + tensor_body(data, indent), suffixes, indent)

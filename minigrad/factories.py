@@ -26,7 +26,7 @@ from minigrad.tensor import Tensor
 __all__ = ["tensor", "as_tensor", "from_numpy", "zeros", "ones", "full", "empty", "eye",
            "arange", "linspace", "rand", "randn", "randint", "zeros_like", "ones_like",
            "full_like", "empty_like", "rand_like", "randn_like", "randint_like", "randperm",
-           "normal"]
+           "normal", "empty_strided"]
 
 ONLY_FLOAT_FACTORY = "Only Tensors of floating point and complex dtype can require gradients"
 COPY_CONSTRUCT_WARNING = (
@@ -321,6 +321,22 @@ def empty(*args, size=None, dtype=None, device=None, requires_grad=False):
     """NB: minigrad fills "uninitialised" tensors with zeros."""
     shape = _size_arg(args, size, "empty")
     return _finish(np.zeros(shape, _dtype_arg(dtype, "empty").numpy), requires_grad)
+
+
+def empty_strided(size, stride, dtype=None, device=None, requires_grad=False):
+    """A tensor of shape ``size`` laid out in memory with the given strides (in elements).
+    NB: filled with zeros, as ``empty``.
+
+    Example:
+        >>> minigrad.empty_strided((2, 2), (4, 2)).stride()
+        (4, 2)
+    """
+    shape, stride = tuple(int(n) for n in size), tuple(int(n) for n in stride)
+    np_dtype = _dtype_arg(dtype, "empty_strided").numpy
+    span = sum((n - 1) * s for n, s in zip(shape, stride)) + 1 if all(shape) else 0
+    memory = np.zeros(max(span, 0), np_dtype)
+    values = np.lib.stride_tricks.as_strided(memory, shape, [s * memory.itemsize for s in stride])
+    return _finish(values, requires_grad)
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):

@@ -23,7 +23,8 @@ import threading
 import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
-           "is_inference_mode_enabled", "state", "inference_blocks", "inference_tensors_made"]
+           "is_inference_mode_enabled", "state", "inference_blocks", "inference_tensors_made",
+           "set_multithreading_enabled", "is_multithreading_enabled"]
 
 CLASS_DECORATION_WARNING = (
     "Decorating classes is deprecated and will be disabled in future versions. You should only "
@@ -38,7 +39,9 @@ class _State(threading.local):
     ``anomaly_parent`` (anomaly mode, and the node the engine is running while it is on);
     ``backward_pass`` (id of the backward pass running in this thread, or None),
     ``engine_task`` (what ``will_execute`` consults); ``observers`` (the observers of this
-    thread's events, see ``minigrad.autograd.observe``).
+    thread's events, see ``minigrad.autograd.observe``); ``saved_hooks`` (the stack of
+    ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
+    an open ``disable_saved_tensors_hooks`` block, or None), per thread as in PyTorch.
     """
 
     def __init__(self):  # runs once in every thread that touches ``state``
@@ -50,6 +53,8 @@ class _State(threading.local):
         self.backward_pass = None
         self.engine_task = None
         self.observers = []
+        self.saved_hooks = []
+        self.saved_hooks_disabled = None
 
 
 state = _State()
@@ -213,6 +218,38 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def __repr__(self):
         return f"minigrad.grad_mode.set_grad_enabled(mode={self.mode})"
+
+    def clone(self):
+        return self.__class__(self.mode)
+
+
+_multithreading = [True]  # process-wide, as PyTorch's engine switch
+
+
+def is_multithreading_enabled():
+    """Whether backward may use worker threads (PyTorch's switch; minigrad's engine always runs
+    in the calling thread, so it changes nothing here)."""
+    return _multithreading[0]
+
+
+class set_multithreading_enabled(_DecoratorContextManager):
+    """Set ``is_multithreading_enabled()``: at once when called, restored after a ``with``.
+
+    Example:
+        >>> with minigrad.autograd.set_multithreading_enabled(False):
+        ...     minigrad.autograd.is_multithreading_enabled()
+        False
+    """
+
+    def __init__(self, mode):
+        self.prev, self.mode = _multithreading[0], bool(mode)
+        _multithreading[0] = self.mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, exc_type, exc_value, traceback):
+        _multithreading[0] = self.prev
 
     def clone(self):
         return self.__class__(self.mode)

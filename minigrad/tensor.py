@@ -110,6 +110,15 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
+_UNDELETABLE = {
+    "data": "Deleting tensor data is not allowed. Delete tensor instead!",
+    "_data": "Deleting tensor data is not allowed. Delete tensor instead!",
+    "requires_grad": "requires_grad must be a bool",
+    "_grad_fn": "Deletion of _grad_fn not allowed. Detach tensor instead!",
+    "_backward_hooks": "Deletion of _backwards_hooks not allowed!",
+}
+
+
 class Tensor:
     """A multi-dimensional array that can record the operations applied to it.
 
@@ -198,6 +207,12 @@ class Tensor:
             raise RuntimeError("data set to a tensor that requires gradients must be floating "
                                "point or complex dtype")
         self._data = value._data
+
+    def __delattr__(self, name):
+        refused = _UNDELETABLE.get(name)
+        if refused is not None:  # PyTorch's errors (deleting a slot would break the tensor)
+            raise RuntimeError(refused)
+        super().__delattr__(name)
 
     # Read-only, as in PyTorch: the graph sets it (as ``_grad_fn``), never the user.
     grad_fn = property(operator.attrgetter("_grad_fn"), _read_only("grad_fn"),
@@ -564,6 +579,9 @@ class Tensor:
         if self._base is not None and self._grad_fn is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
         self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        if self.__dict__:  # as PyTorch: it loses its tangent too
+            from minigrad.autograd import forward_ad
+            self.__dict__.pop(forward_ad._ATTR, None)
         return self
 
     def _alias(self):
@@ -998,6 +1016,15 @@ class Tensor:
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
+    def gather(self, dim, index, *, sparse_grad=False):
+        return ops.gather(self, dim, index)
+
+    def nanmedian(self):
+        return ops.nanmedian(self)
+
+    def signbit(self):
+        return ops.signbit(self)
+
     def isnan(self):
         return ops.isnan(self)
 
@@ -1259,6 +1286,48 @@ class Tensor:
 
     def as_strided_(self, size, stride, storage_offset=None):
         return ops.as_strided_(self, size, stride, storage_offset)
+
+    def unsafe_split(self, split_size, dim=0):
+        return ops.unsafe_split(self, split_size, dim)
+
+    def unsafe_split_with_sizes(self, split_sizes, dim=0):
+        return ops.unsafe_split_with_sizes(self, split_sizes, dim)
+
+    def unsafe_chunk(self, chunks, dim=0):
+        return ops.unsafe_chunk(self, chunks, dim)
+
+    @property
+    def volatile(self):
+        """Always False, with PyTorch's warning (volatile was replaced by ``no_grad``)."""
+        warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning,
+                      stacklevel=2)
+        return False
+
+    @property
+    def layout(self):
+        """Always ``minigrad.strided``: minigrad's tensors are dense."""
+        return _dtype.strided
+
+    def _is_view(self):
+        """True for a view: a tensor that shares the memory of its ``_base``."""
+        return self._base is not None
+
+    def as_strided(self, size, stride, storage_offset=None):
+        return ops.as_strided(self, size, stride, storage_offset)
+
+    def transpose_(self, dim0, dim1):
+        return ops.transpose_(self, dim0, dim1)
+
+    swapaxes_ = swapdims_ = transpose_
+
+    def t_(self):
+        return ops.t_(self)
+
+    def squeeze_(self, dim=None):
+        return ops.squeeze_(self, dim)
+
+    def unsqueeze_(self, dim):
+        return ops.unsqueeze_(self, dim)
 
     def resize_(self, *sizes):
         return ops.resize_(self, *sizes)

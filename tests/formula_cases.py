@@ -172,4 +172,26 @@ def _edges():
     ]
 
 
-CASES = _losses() + _layers() + _inplace() + _samplers() + _edges()
+def _api_round():
+    """Ops added by issue 12's API round: tensor clamp bounds, gather, nanmedian, the in-place
+    view ops, as_strided and the unsafe splits."""
+    return [
+        OpCase("clamp/tensor-bounds", lambda lib, x, lo, hi: lib.clamp(x, lo, hi),
+               shapes((6,), (6,), (6,))),
+        OpCase("gather", lambda lib, x: lib.gather(x, 1, lib.tensor([[0, 0], [2, 1]])),
+               shapes((2, 3))),
+        OpCase("nanmedian", lambda lib, x: x.nanmedian(), shapes((5,))),
+        OpCase("transpose_", lambda lib, x: (x * 1).transpose_(0, 1), shapes((2, 3))),
+        OpCase("t_", lambda lib, x: (x * 1).t_(), shapes((2, 3))),
+        OpCase("squeeze_", lambda lib, x: (x * 1).squeeze_(), shapes((2, 1, 3))),
+        OpCase("squeeze_/dim", lambda lib, x: (x * 1).squeeze_(1), shapes((2, 1, 3))),
+        OpCase("squeeze_/dims", lambda lib, x: (x * 1).squeeze_((1,)), shapes((2, 1, 3))),
+        OpCase("unsqueeze_", lambda lib, x: (x * 1).unsqueeze_(0), shapes((2, 3))),
+        OpCase("as_strided", lambda lib, x: lib.as_strided(x, (2, 2), (1, 2), 1), shapes((6,))),
+        OpCase("unsafe_split", lambda lib, x: (x * 1).unsafe_split(1)[1], shapes((3, 2))),
+        OpCase("unsafe_split_with_sizes", lambda lib, x: (x * 1).unsafe_split_with_sizes(
+            (1, 2))[1], shapes((3, 2))),
+    ]
+
+
+CASES = _losses() + _layers() + _inplace() + _samplers() + _edges() + _api_round()

@@ -5,6 +5,7 @@ import warnings
 
 import pytest
 from oracle import plain
+from parity_programs import check, programs
 
 import minigrad
 from minigrad.autograd import api
@@ -652,3 +653,38 @@ def test_a_failed_pass_does_not_undo_earlier_passes():
     with pytest.raises(KeyError):
         (x * 5).sum().backward()
     assert x.grad is g and g.tolist() == [3.0, 3.0]
+
+
+# ----------------------------------------------------- against torch (parity programs)
+def case_grads_batched(torch):
+    x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    rows = torch.arange(3.0).view(3, 1, 1).expand(3, 2, 2)
+    (by_rows,) = torch.autograd.grad(x * x, (x,), (rows,), is_grads_batched=True)
+    unused = torch.autograd.grad((x * 2).sum(), (x, y), torch.arange(4.0),
+                                 is_grads_batched=True, allow_unused=True)
+    zeros = torch.autograd.grad((x * 2).sum(), (x, y), torch.ones(2), is_grads_batched=True,
+                                materialize_grads=True)
+    return by_rows, unused, zeros
+
+
+def case_grads_batched_shape_mismatch(torch):
+    x = torch.ones(2, 2, requires_grad=True)
+    return torch.autograd.grad(x.clone(), (x,), (torch.ones(2, 2),), is_grads_batched=True)
+
+
+def case_calling_a_node_with_the_wrong_number_of_grads(torch):
+    x = torch.ones(1, requires_grad=True)
+    y = x ** 2
+    errors = []
+    for grads in ((x.detach(), x.detach()), ()):
+        try:
+            y.grad_fn(*grads)
+        except TypeError as error:
+            errors.append(str(error))
+    return errors, y.grad_fn(torch.ones(1))
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

@@ -337,3 +337,51 @@ def test_tangent_through_a_view_write_stays_differentiable(oracle):
                                                             dtype=lib.float64)).sum(), v)
         return tangent.tolist(), g.tolist()
     assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
+
+
+def test_copy_and_clone_give_tangents_of_their_own(oracle):
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        tangent = lib.tensor([[5.0], [6.0]])
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([[3.0], [4.0]]), tangent)
+            target = lib.tensor([[1.0], [2.0]])
+            target.copy_(dual)
+            copied = fw.unpack_dual(target).tangent
+            cloned = fw.unpack_dual(dual.clone()).tangent
+            return copied is tangent, cloned is tangent, copied.tolist(), cloned.tolist()
+    assert plain(run(minigrad)) == oracle(run)
+
+
+def test_a_tangent_may_not_be_a_dual_itself(oracle):
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        with fw.dual_level():
+            dual = fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([3.0, 4.0]))
+            try:
+                fw.make_dual(lib.tensor([5.0, 6.0]), dual)
+            except RuntimeError as error:
+                return str(error)
+    assert run(minigrad) == oracle(run)
+
+
+def test_duals_print_inplace_update_out_and_detach_(oracle):
+    def run(lib):
+        fw = lib.autograd.forward_ad
+        seen = []
+        with fw.dual_level():
+            tangent = lib.tensor([1.0, 1.0], dtype=lib.float64)
+            dual = fw.make_dual(lib.tensor([1.0, 2.0], dtype=lib.float64), tangent)
+            seen.append(str(dual * 2).replace("torch.", "minigrad."))
+            dual *= 2  # the tangent tensor itself is updated
+            seen.append(tangent.tolist())
+            for args in ((lib.ones(2), lib.ones(2), dual), (dual, lib.ones(2), lib.ones(2))):
+                try:
+                    lib.add(args[0], args[1], out=args[2])
+                except NotImplementedError as error:
+                    seen.append(str(error))
+            copy = dual.clone()
+            copy.detach_()
+            seen.append(fw.unpack_dual(copy * 2).tangent is None)
+        return seen
+    assert run(minigrad) == oracle(run)

@@ -6,6 +6,7 @@ import warnings
 
 import pytest
 from oracle import plain
+from parity_programs import check, programs
 
 import minigrad
 
@@ -443,3 +444,22 @@ def test_many_threads_switching_modes_never_leak():
     for t in togglers:
         t.join(60)
     assert lost == [] and minigrad.is_grad_enabled()
+
+
+def case_set_multithreading_enabled(torch):
+    seen = []
+    autograd = torch.autograd
+    with autograd.set_multithreading_enabled(False):
+        seen.append(autograd.is_multithreading_enabled())
+        autograd.set_multithreading_enabled(True)
+        seen.append(autograd.is_multithreading_enabled())
+    seen.append(autograd.is_multithreading_enabled())
+    autograd.set_multithreading_enabled(False)
+    seen.append(autograd.is_multithreading_enabled())
+    autograd.set_multithreading_enabled(True)
+    return seen
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

@@ -517,6 +517,102 @@ def case_node_name_custom_nested(torch):
     return y.grad_fn.name(), type(y.grad_fn).__name__
 
 
+def case_gradient_edge_as_output(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    def split(reduce=True):
+        tmp = x.sin().cos()
+        if reduce:
+            tmp = tmp.sum()
+        return tmp.exp().clone().sin().sum(), torch.autograd.graph.get_gradient_edge(tmp)
+
+    out, edge = split()
+    (tmp_grad,) = torch.autograd.grad(out, (edge,))
+    (two_steps,) = torch.autograd.grad(edge, (x,), grad_outputs=(tmp_grad,))
+    errors = []
+    for reduce, grads in ((False, None), (True, torch.tensor([1.0, 2.0, 3.0]))):
+        try:
+            torch.autograd.grad(split(reduce)[1], (x,), grad_outputs=grads)
+        except RuntimeError as error:
+            errors.append(str(error))
+    out, edge = split()
+    torch.autograd.backward((edge, out), retain_graph=True)
+    return two_steps, torch.autograd.grad(split()[0], (x,)), errors, x.grad
+
+
+def case_materialize_grads_with_gradient_edges(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+    y = torch.tensor([3.0, 4.0], requires_grad=True).clone()
+    edge_x = torch.autograd.graph.GradientEdge(x.grad_fn, x.output_nr)
+    edge_y = torch.autograd.graph.GradientEdge(y.grad_fn, y.output_nr)
+    out = x.clone()
+    used_edge = torch.autograd.grad(out.sum(), (edge_x, y), allow_unused=True,
+                                    materialize_grads=True)
+    try:
+        torch.autograd.grad(out.sum(), (x, edge_y), allow_unused=True, materialize_grads=True)
+    except RuntimeError as error:
+        return used_edge, str(error)
+
+
+def case_input_metadata(torch):
+    x = torch.ones(2, requires_grad=True, dtype=torch.float32)
+    var, mean = torch.var_mean(torch.ones(3, 3, requires_grad=True), dim=0)
+    return [(list(m.shape), m.dtype) for m in
+            (*(x * x).grad_fn._input_metadata, *var.grad_fn._input_metadata)]
+
+
+def case_set_gives_a_leaf_a_new_accumulator(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    edge = torch.autograd.graph.get_gradient_edge(x)
+    out = x.clone()
+    with torch.no_grad():
+        x.set_(torch.tensor([5.0, 6.0]))
+    try:
+        torch.autograd.grad(out.sum(), x)
+    except RuntimeError as error:
+        message = str(error)
+    out.sum().backward(retain_graph=True)
+    return message, torch.autograd.grad(out.sum(), edge), x.grad
+
+
+def case_allow_mutation_bookkeeping(torch):
+    counts = []
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        def note():
+            counts.append((len(ctx.tid_to_weakhandle), len(list(ctx.cloned.items()))))
+
+        a = torch.tensor([1.0, 2.0], requires_grad=True).clone()
+        out = (a ** 2).sum()
+        note()
+        out.backward()
+        a.sin_()
+        note()
+        b, c = a ** 2, a ** 2  # the same tensor saved twice: one clone
+        a.sin_()
+        note()
+        del b, c
+        note()
+    return counts
+
+
+def case_allow_mutation_out_argument(torch):
+    with torch.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+        a = torch.tensor([1.0], requires_grad=True)
+        b = torch.tensor([3.0])
+        out = a * b
+        torch.sin(torch.tensor([2.0]), out=b)
+        cloned = len(list(ctx.cloned.items()))
+        out.backward()
+    return cloned, a.grad
+
+
+def case_layout(torch):
+    with torch.autograd.graph.save_on_cpu():
+        a = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = a * a
+    return repr(a.layout), y.grad_fn._saved_self.layout == a.layout, repr(torch.strided)
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

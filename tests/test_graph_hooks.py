@@ -3,6 +3,8 @@ against torch: what the hooks see, when they run, and the values and errors that
 
 import numpy as np
 import pytest
+from oracle import assert_matches
+from parity_programs import check, programs
 
 import minigrad
 
@@ -236,3 +238,131 @@ def after_a_tensor_hook(lib):
 @pytest.mark.torch
 def test_multi_grad_hook_sees_what_earlier_tensor_hooks_returned(torch):
     assert after_a_tensor_hook(minigrad) == after_a_tensor_hook(torch) == [[[200.0, 200.0]]]
+
+
+# ----------------------------------------------------------------------------- per thread
+def hooks_seen_by_another_thread(lib):
+    """Open each graph-wide block in the main thread, and look from a real second thread:
+    does that thread's saving see the hooks, may it open blocks of its own?"""
+    import threading
+
+    graph = lib.autograd.graph
+    seen = {}
+
+    def other(name):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum()
+        for block, opened in (("hooks", lambda: graph.saved_tensors_hooks(id, id)),
+                              ("mutation", graph.allow_mutation_on_saved_tensors)):
+            try:
+                with opened():
+                    seen[f"{name} {block}"] = "opened"
+            except RuntimeError as error:
+                seen[f"{name} {block}"] = str(error)
+
+    def in_thread(name):
+        thread = threading.Thread(target=other, args=(name,))
+        thread.start()
+        thread.join()
+
+    packed_by = []
+    with graph.saved_tensors_hooks(lambda t: packed_by.append("packed") or t, lambda t: t):
+        in_thread("under saved_tensors_hooks")
+    with graph.disable_saved_tensors_hooks("disabled here"):
+        in_thread("under disable_saved_tensors_hooks")
+    with graph.allow_mutation_on_saved_tensors():
+        in_thread("under allow_mutation_on_saved_tensors")
+    seen["packs in main thread's hooks"] = len(packed_by)
+    return seen
+
+
+def test_saved_tensor_hooks_are_per_thread(oracle):
+    expected = oracle(hooks_seen_by_another_thread)
+    assert hooks_seen_by_another_thread(minigrad) == expected
+
+
+def saved_tensor_counts(lib):
+    """How many tensors each op hands to pack_hook, and the _saved_ names its node lists."""
+    F = lib.nn.functional
+    x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    logits = lib.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 0.3]], requires_grad=True)
+    programs = {
+        "2 ** x": lambda: 2 ** x, "x * 2": lambda: x * 2, "2 / x": lambda: 2 / x,
+        "x / 2": lambda: x / 2, "where": lambda: lib.where(x > 1, x, 0.0),
+        "cross_entropy": lambda: F.cross_entropy(logits, lib.tensor([0, 2])),
+    }
+    counts = {}
+    for name, program in programs.items():
+        packed = []
+        with lib.autograd.graph.saved_tensors_hooks(lambda t, p=packed: p.append(t.shape) or t,
+                                                    lambda t: t):
+            out = program()
+        names = sorted(a for a in dir(out.grad_fn) if a.startswith("_raw_saved_"))
+        counts[name] = [len(packed), names]
+    return counts
+
+
+def test_saved_tensor_counts_are_torchs(oracle):
+    expected = oracle(saved_tensor_counts)
+    assert saved_tensor_counts(minigrad) == expected
+
+
+def test_saved_values_of_pow_where_nll_loss(oracle):
+    def saved(lib):
+        x = lib.tensor([1.0, 2.0, 3.0], requires_grad=True)
+        pow_node = (2 ** x).grad_fn
+        where_node = lib.where(x > 1, x, 0.0).grad_fn
+        logits = lib.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 0.3]], requires_grad=True)
+        nll = lib.nn.functional.cross_entropy(logits, lib.tensor([0, 2])).grad_fn
+        return [pow_node._saved_self, pow_node._saved_exponent, pow_node._saved_result,
+                where_node._saved_condition, nll._saved_target, nll._saved_total_weight,
+                nll._saved_weight]
+
+    assert_matches(saved(minigrad), oracle(saved), rtol=1e-6)
+
+
+def case_unpack_hook_leaving_its_block_during_backward(torch):
+    def unpack(x):
+        inner.__exit__()
+        return x
+
+    inner = torch.autograd.graph.saved_tensors_hooks(lambda x: x, unpack)
+    outer = torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x)
+    for _ in range(3):
+        with outer:
+            inner.__enter__()
+            x = torch.tensor([1.0, 2.0], requires_grad=True)
+            x.sin().sum().backward()
+    for _ in range(3):
+        inner.__exit__()
+    y = torch.tensor(1.0, requires_grad=True).exp()
+    y.grad_fn._raw_saved_result.register_hooks(lambda x: x, lambda x: x)  # stack is empty again
+    return x.grad
+
+
+def case_unpack_hook_entering_a_block_does_not_keep_it(torch):
+    import gc
+    import weakref
+
+    def scope():
+        def unpack(x):
+            weak_block().__enter__()
+            return x
+
+        block = torch.autograd.graph.saved_tensors_hooks(lambda x: x, unpack)
+        weak_block = weakref.ref(block)
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with block:
+            x.sin().sum().backward()
+        return weakref.ref(unpack)
+
+    gc.disable()
+    try:
+        return scope()() is None
+    finally:
+        gc.enable()
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

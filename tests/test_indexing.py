@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from oracle import plain
 from parity_expr import agree
+from parity_programs import check, programs
 
 import minigrad
 
@@ -412,3 +413,28 @@ FUZZ_CASES = {  # found by the differential fuzzer
 @pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
 def test_fuzz_case_matches_torch(oracle, src):
     agree(oracle, src, names={"S": _setitem})
+
+
+def case_gather(torch):
+    x = torch.arange(6.0).view(2, 3).requires_grad_()
+    y = torch.gather(x, 1, torch.tensor([[0, 0], [2, 1]]))
+    y.sum().backward()
+    ints = torch.tensor([[1, 2], [3, 4]])
+    return y, x.grad, x.gather(0, torch.tensor([[1, 0, 1]])), \
+        torch.gather(ints, -1, torch.tensor([[1, 1, 0]]))
+
+
+def case_gather_errors(torch):
+    x = torch.arange(6.0).view(2, 3)
+    errors = []
+    for index in (torch.tensor([[0.0, 0.0]]), torch.tensor([0, 0]), torch.tensor([[3, 0]])):
+        try:
+            torch.gather(x, 1, index)
+        except RuntimeError as error:
+            errors.append(str(error))
+    return errors
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

@@ -350,6 +350,48 @@ def case_view_in_mode_after_base_changed_no_grad(torch):
     return v.grad_fn, v
 
 
+def case_metadata_inplace_ops_in_inference_mode(torch):
+    seen = []
+    with torch.inference_mode():
+        for requires_grad in (True, False):
+            for change in (lambda t: t.transpose_(0, 1), lambda t: t.resize_(1, 2),
+                           lambda t: t.resize_as_(torch.ones(2, 1))):
+                c = torch.ones(1, 2, 3, requires_grad=requires_grad)
+                change(c)
+                seen.append((torch.is_inference(c), c.requires_grad, list(c.shape)))
+    return seen
+
+
+def case_transpose_of_inference_tensor_outside(torch):
+    with torch.inference_mode():
+        c = torch.ones(1, 2, 3)
+    return c.transpose_(0, 1)
+
+
+def case_is_view(torch):
+    with torch.inference_mode():
+        c = torch.ones(2, 3)
+    a = torch.ones(2, 3, requires_grad=True).clone()
+    with torch.inference_mode():
+        normal_view = a.view(-1)
+    return c.view(-1)._is_view(), normal_view._is_view(), a._is_view(), a[0]._is_view()
+
+
+def case_out_argument_that_is_an_inference_tensor(torch):
+    with torch.inference_mode():
+        c = torch.ones(1, 2)
+    s = torch.ones(1, 2)
+    return torch.mul(s, s, out=c)
+
+
+def case_inference_view_after_transpose_of_base(torch):
+    a = torch.ones(1, 2, 3, requires_grad=True).clone()
+    with torch.inference_mode():
+        view = a.view(-1)
+    a.transpose_(0, 1)
+    return view.grad_fn
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -1,8 +1,10 @@
-"""Elementwise ops (minigrad.ops.pointwise) at their edges, against torch 2.13: cases the
-differential fuzzer found (clamp's bounds are cast to the result's integer dtype)."""
+"""Elementwise ops (minigrad.ops.pointwise) against torch 2.13 where the op registry does not
+reach: cases the differential fuzzer found (clamp's bounds are cast to the result's integer
+dtype) and clamp with tensor bounds (ClampBackward0, with gradients for the bounds)."""
 
 import pytest
 from parity_expr import agree
+from parity_programs import check, programs
 
 CASES = {
     "clamp-uint8-negative-min": "T.tensor([1, 0, 5], dtype=T.uint8).clamp(-1)",
@@ -18,3 +20,31 @@ CASES = {
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
 def test_matches_torch(oracle, src):
     agree(oracle, src)
+
+
+
+def case_clamp_with_tensor_bounds(torch):
+    x = torch.tensor([-2.0, 0.5, 3.0, 1.0], requires_grad=True)
+    lo = torch.tensor([0.0, 0.0, 0.0, 2.0], requires_grad=True)
+    hi = torch.tensor([1.0, 1.0, 1.0, 1.5], requires_grad=True)
+    out = []
+    for bounds in ({"min": lo, "max": hi}, {"min": lo}, {"max": hi}):
+        y = torch.clamp(x, **bounds)
+        out.append([y, *torch.autograd.grad(y.sum(), [x, *bounds.values()])])
+    z = (x * 1).clamp_(lo, hi)
+    ints = torch.tensor([1, 5, 9]).clamp(torch.tensor([2, 2, 2]), torch.tensor([3.5, 3.5, 3.5]))
+    return out, z, ints
+
+
+def case_clamp_tensor_and_number_bounds(torch):
+    return torch.clamp(torch.ones(2), min=torch.zeros(2), max=1.0)
+
+
+def case_signbit(torch):
+    x = torch.tensor([-1.0, -0.0, 0.0, 2.0, float("-inf"), float("nan")], requires_grad=True)
+    return torch.signbit(x), x.signbit(), torch.tensor([-3, 0, 4]).signbit()
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

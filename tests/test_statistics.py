@@ -2,6 +2,7 @@
 
 import pytest
 from parity_expr import agree
+from parity_programs import check, programs
 
 CASES = {
     "median": "T.tensor([[1.0, 3.0, 2.0], [4.0, 0.0, 4.0]]).median()",
@@ -57,3 +58,19 @@ CASES = {
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
 def test_matches_torch(oracle, src):
     agree(oracle, src, rtol=1e-6, atol=1e-7)
+
+
+def case_nanmedian(torch):
+    out = []
+    for values in ([1.0, float("nan"), 3.0, 2.0, float("nan")], [1.0, 0.0, 1.0, 0.0, 1.0, 0.0],
+                   [float("nan")] * 3):
+        x = torch.tensor(values, requires_grad=True)
+        y = torch.nanmedian(x)
+        y.backward()
+        out.append((y, x.grad))
+    return out, torch.tensor([1, 5, 3]).nanmedian()
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

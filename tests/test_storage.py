@@ -2,6 +2,7 @@
 
 import pytest
 from parity_expr import agree
+from parity_programs import check, programs
 
 CASES = {
     "as_strided_": "T.arange(6.0).as_strided_((2, 2), (1, 2), 1)",
@@ -32,3 +33,96 @@ CASES = {
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
 def test_matches_torch(oracle, src):
     agree(oracle, src)
+
+
+# ------------------------------------------------- as_strided and the in-place view ops
+def case_as_strided_view_and_grad(torch):
+    x = torch.arange(6.0, requires_grad=True)
+    y = torch.as_strided(x, (2, 2), (1, 2), 1)
+    overlapping = x.as_strided((3, 2), (1, 1))
+    ((y * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum() + overlapping.sum()).backward()
+    t = torch.arange(12.0).view(3, 4).t()
+    return y, y._base is x, x.grad, t.as_strided((2, 3), (4, 1), 1)
+
+
+def case_as_strided_inplace_on_view(torch):
+    leaf = torch.arange(6.0, requires_grad=True)
+    base = leaf * 1
+    view = base[1:5]
+    view.as_strided_((2, 2), (1, 2), 1)
+    (view * torch.tensor([[1.0, 2.0], [3.0, 4.0]])).sum().backward()
+    return view, leaf.grad
+
+
+def case_inplace_view_ops(torch):
+    leaf = torch.ones(2, 3, requires_grad=True)
+    a = leaf.clone()
+    names = []
+    for step in (lambda: a.transpose_(0, 1), lambda: a.t_(), lambda: a.unsqueeze_(0),
+                 lambda: a.squeeze_(), lambda: a.unsqueeze_(2), lambda: a.squeeze_(2),
+                 lambda: a.swapdims_(0, 1), lambda: a.swapaxes_(0, 1)):
+        assert step() is a
+        names.append((type(a.grad_fn).__name__, list(a.shape), a._version))
+    (a * torch.arange(6.0).view(2, 3)).sum().backward()
+    plain = torch.ones(2, 3)
+    plain.transpose_(0, 1)
+    return names, leaf.grad, plain.shape, plain._version, plain.is_contiguous()
+
+
+def case_inplace_view_op_on_leaf(torch):
+    return torch.ones(2, 3, requires_grad=True).transpose_(0, 1)
+
+
+def case_inplace_view_op_on_a_view(torch):
+    leaf = torch.ones(2, 3, requires_grad=True)
+    view = leaf.clone()[0:2]
+    view.transpose_(0, 1)
+    (view * torch.arange(6.0).view(3, 2)).sum().backward()
+    return view, leaf.grad
+
+
+def case_resize_bumps_the_version_only_when_the_shape_changes(torch):
+    x, y = torch.rand(1), torch.randn(3)
+    versions = []
+    for change in (lambda: x.resize_((1, 2)), lambda: x.resize_as_(y), lambda: x.resize_((3,)),
+                   lambda: x.resize_as_(y)):
+        change()
+        versions.append(x._version)
+    return versions
+
+
+def case_view_of_a_multi_output_view_refuses_inplace(torch):
+    a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True).clone()
+    piece = a.unbind(0)[0]
+    errors = []
+    for view in (piece.view_as(piece), piece.view_as(piece).view_as(piece)):
+        try:
+            view.mul_(2)
+        except RuntimeError as error:
+            errors.append(str(error))
+    return errors
+
+
+def case_unsafe_split_pieces_may_change_in_place(torch):
+    out = []
+    for cut in (lambda t: t.unsafe_split(1), lambda t: t.unsafe_split_with_sizes((1, 2)),
+                lambda t: t.unsafe_chunk(2)):
+        a = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+        pieces = cut(a * 1)
+        pieces[0].mul_(pieces[1][:1])
+        pieces[0].sum().backward()
+        out.append((type(pieces[0].grad_fn.next_functions[0][0]).__name__, pieces[0]._base,
+                    a.grad))
+    return out
+
+
+def case_empty_strided(torch):
+    c = torch.empty_strided((2, 2), (4, 2)).copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    c.requires_grad_()
+    (c * c).sum().backward()
+    return c.stride(), c, c.grad, c.grad.stride()
+
+
+@pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
+def test_parity(prog, oracle):
+    check(prog, oracle)

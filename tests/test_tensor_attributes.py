@@ -298,6 +298,38 @@ def case_set_data_grad_shape_later(torch):
     return x.grad
 
 
+def case_view_made_before_its_base_required_grad(torch):
+    a = torch.tensor([1.0, 2.0, 3.0])
+    b = a[:]
+    a.requires_grad = True
+    try:
+        b.add_(5)
+    except RuntimeError as error:
+        return str(error), b.tolist()
+
+
+def case_volatile(torch):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = torch.ones(2).volatile
+    return value, [(w.category.__name__, str(w.message)) for w in caught], \
+        torch.autograd.torch is torch
+
+
+def case_attributes_that_cannot_be_deleted(torch):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = torch.ones(2)
+    del x.grad
+    errors = []
+    for name in ("data", "requires_grad", "_grad_fn", "_backward_hooks"):
+        try:
+            delattr(x, name)
+        except RuntimeError as error:
+            errors.append(str(error))
+    return x.grad, errors, (x * 2).sum()
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

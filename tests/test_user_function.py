@@ -1356,6 +1356,62 @@ def case_once_differentiable_error_node(torch):
     return result
 
 
+def case_backward_returning_none_leaves_grad_none(torch):
+    class Nothing(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None
+
+    x = torch.ones(2, requires_grad=True)
+    Nothing.apply(x ** 2).sum().backward()  # PowBackward0 gets no gradient: sends none on
+    (x.exp() * Nothing.apply(x)).sum().backward()  # MulBackward0 gets a gradient for one input
+    return x.grad
+
+
+def case_materialize_non_diff_grads_off(torch):
+    class TwoOut(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            kept, marked = x.clone(), x.clone()
+            ctx.mark_non_differentiable(marked)
+            ctx._materialize_non_diff_grads = False
+            return kept, marked
+
+        @staticmethod
+        def backward(ctx, g_kept, g_marked):
+            seen.append(g_marked)
+            return g_kept
+
+    seen = []
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    TwoOut.apply(x)[0].sum().backward()
+    return seen, x.grad
+
+
+def case_vmap_defaults(torch):
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(x):
+            return x ** 2
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        @staticmethod
+        def backward(ctx, grad):
+            return 2 * ctx.saved_tensors[0] * grad
+
+    try:
+        Square.vmap(None, (0,), torch.ones(2))
+    except NotImplementedError as error:
+        return Square.generate_vmap_rule, str(error)
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -6,12 +6,20 @@ from minigrad.autograd.api import backward, grad
 from minigrad.autograd.function import Function, FunctionCtx
 from minigrad.autograd.gradcheck import gradcheck, gradgradcheck  # the functions, as in torch
 from minigrad.autograd.variable import Variable
-from minigrad.grad_mode import enable_grad, inference_mode, no_grad, set_grad_enabled
+from minigrad.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_multithreading_enabled,
+    no_grad,
+    set_grad_enabled,
+    set_multithreading_enabled,
+)
 
 __all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
            "set_detect_anomaly", "anomaly_mode", "observe", "graph", "gradcheck", "gradgradcheck",
            "functional", "forward_ad", "no_grad", "enable_grad", "set_grad_enabled",
-           "inference_mode", "Variable", "profiler"]
+           "inference_mode", "Variable", "profiler", "set_multithreading_enabled",
+           "is_multithreading_enabled"]
 
 
 def __getattr__(name):
@@ -19,4 +27,6 @@ def __getattr__(name):
     import importlib
     if name in ("graph", "functional", "forward_ad", "profiler"):
         return importlib.import_module(f"minigrad.autograd.{name}")
+    if name == "torch":  # as ``torch.autograd.torch``: the package itself
+        return importlib.import_module("minigrad")
     raise AttributeError(f"module 'minigrad.autograd' has no attribute '{name}'")

@@ -110,7 +110,11 @@ def _wrap_outputs(ctx, args, outputs, record, Tensor):
             previous = next((r for o, r in zip(outputs[:nr], result) if o is out), None)
             out = _wrap_output(ctx, nr, out, args, record, n_diff, len(outputs), previous, Tensor)
             refs.append(weakref.ref(out))
-            meta.append((out._data.shape, out._data.dtype))
+            # ``ctx._materialize_non_diff_grads = False``: backward gets None, not zeros, for
+            # the outputs marked non-differentiable (a dtype of None means "no zeros").
+            keep_none = not getattr(ctx, "_materialize_non_diff_grads", True) and \
+                _contains(ctx._non_differentiable, out)
+            meta.append((out._data.shape, None if keep_none else out._data.dtype))
         else:  # None or a non-tensor (a number, a string): returned as it is
             refs.append(None)
             meta.append(((), None))

@@ -6,6 +6,7 @@ clone. So the gradient is that of the values the forward pass saw, as in PyTorch
 """
 
 import contextlib
+import threading
 import weakref
 
 import numpy as np
@@ -14,7 +15,10 @@ from minigrad.autograd.graph_hooks import saved_tensors_hooks
 
 __all__ = ["allow_mutation_on_saved_tensors", "before_mutation", "active"]
 
-active = None  # the open block's _Context (one at a time, as in PyTorch)
+# The open block's _Context. One at a time in the whole process, as in PyTorch (a second block
+# in another thread raises too), but it clones only before in-place ops of the thread that
+# opened it (the saved tensors hooks it uses are that thread's alone).
+active = None
 
 OUTSIDE = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
            "in which the graph was originally recorded.")  # NB: PyTorch's words, space missing
@@ -47,6 +51,13 @@ class _Context:
         self.by_memory = {}  # memory id -> WeakSet of handles
         self.by_tensor = {}  # (tensor id, version counter id, version) -> weakref to handle
         self.closed = False
+        self.thread = threading.get_ident()
+
+    @property
+    def tid_to_weakhandle(self):
+        """PyTorch's name for the live entries: (tensor, version) -> handle of what is saved."""
+        live = {key: ref() for key, ref in self.by_tensor.items()}
+        return {key: handle for key, handle in live.items() if handle is not None}
 
     def pack(self, tensor):
         key = (id(tensor), id(tensor._version_counter), tensor._version_counter[0])
@@ -79,6 +90,8 @@ class _Context:
 def before_mutation(tensor):
     """Called by in-place ops: clone the saved tensors that share ``tensor``'s memory."""
     context = active
+    if context is None or context.thread != threading.get_ident():
+        return
     for handle in list(context.by_memory.get(_memory(tensor._data), ())):
         if handle not in context.cloned:
             context.cloned[handle] = context.original[handle].detach().clone()

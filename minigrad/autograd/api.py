@@ -27,11 +27,32 @@ def _as_tuple(value):
     return tuple(value)
 
 
+class _EdgeRoot:
+    """What the checks below read of an output given as a ``GradientEdge``: the shape and
+    dtype of the gradient that flows into that edge."""
+
+    requires_grad = True
+
+    def __init__(self, edge):
+        from minigrad import _dtype
+        from minigrad.tensor import Size
+        shape, self.np_dtype = edge.node._output_meta[edge.output_nr]
+        self.shape, self.dtype = Size(shape), _dtype.from_numpy_dtype(self.np_dtype)
+
+    def numel(self):
+        return int(np.prod(self.shape))
+
+    def is_floating_point(self):
+        return self.np_dtype.kind == "f"
+
+
 def _make_grads(outputs, grads):
     """The initial gradient of each output: given, or 1 for a scalar (PyTorch's checks)."""
     Tensor = _tensor_class()
     result = []
     for i, (out, grad) in enumerate(zip(outputs, grads)):
+        if isinstance(out, GradientEdge):
+            out = _EdgeRoot(out)
         if isinstance(grad, Tensor):
             if grad.shape != out.shape:
                 raise RuntimeError(
@@ -47,7 +68,7 @@ def _make_grads(outputs, grads):
                 if not out.is_floating_point():
                     raise RuntimeError("grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-                result.append(Tensor._make(np.ones(out._data.shape, out._data.dtype)))
+                result.append(Tensor._make(np.ones(tuple(out.shape), out.dtype.numpy)))
             else:
                 result.append(None)
         else:
@@ -60,7 +81,7 @@ def _check_roots(outputs, grads):
     if len(outputs) != len(grads):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     for i, out in enumerate(outputs):
-        if not out.requires_grad:
+        if not isinstance(out, GradientEdge) and not out.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                "have a grad_fn")
 
@@ -114,8 +135,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         (tensor(27.),)
     """
     from minigrad.factories import zeros_like
-    if is_grads_batched:
-        raise NotImplementedError("is_grads_batched=True is not supported by minigrad")
     if materialize_grads and allow_unused is False:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -125,17 +144,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
-    if materialize_grads and any(isinstance(t, GradientEdge) for t in inputs):
-        raise RuntimeError("materialize_grads cannot be used when the given input is a "
-                           "GradientEdge")
     if not only_inputs:
         warnings.warn("only_inputs argument is deprecated and is ignored now (defaults to True). "
                       "To accumulate gradient for other parts of the graph, please use "
                       "minigrad.autograd.backward.", FutureWarning, stacklevel=2)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    grads = _make_grads(outputs, grads)
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
+    grads = _make_grads(outputs, grads)
     _check_roots(outputs, grads)
     _check_inputs(inputs, accumulate_grad=False)
     result = engine.execute(outputs, grads, retain_graph, create_graph, inputs=inputs,
@@ -146,6 +165,47 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                                "used in the graph. Set allow_unused=True if this is the desired "
                                "behavior.")
     if materialize_grads:
+        if any(g is None and isinstance(t, GradientEdge) for t, g in zip(inputs, result)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                               "GradientEdge")
         result = [zeros_like(t, requires_grad=create_graph) if g is None else g
                   for t, g in zip(inputs, result)]
+    return tuple(result)
+
+
+BATCHED_MISMATCH = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the "
+    "batch dimension. The sizes of the remaining dimensions are expected to match the shape of "
+    "corresponding output, but a mismatch was detected: grad_output[{i}] has a shape of "
+    "{grad} and output[{i}] has a shape of {out}. If you only want some tensors in "
+    "`grad_output` to be considered batched, consider using vmap.")
+
+
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """``grad(..., is_grads_batched=True)``: one backward pass per row of the grad_outputs,
+    the results stacked. NB: PyTorch vectorises this with vmap; minigrad loops."""
+    from minigrad.factories import zeros_like
+    from minigrad.ops import stack
+    from minigrad.tensor import Size
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g is not None and (g.ndim == 0 or tuple(g.shape[1:]) != tuple(out.shape)):
+            # NB: PyTorch's text drops the first two sizes of grad_output, not one: as there.
+            raise RuntimeError(BATCHED_MISMATCH.format(i=i, grad=Size(g.shape[2:]),
+                                                        out=Size(out.shape)))
+    batch = next(g.shape[0] for g in grads if g is not None)
+    rows = [grad(outputs, inputs, [None if g is None else g[b] for g in grads],
+                 retain_graph=retain_graph or b < batch - 1, create_graph=create_graph,
+                 allow_unused=True) for b in range(batch)]
+    result = []
+    for i, t in enumerate(inputs):
+        column = [row[i] for row in rows]
+        if all(g is None for g in column):
+            if not allow_unused:
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have "
+                                   "been used in the graph. Set allow_unused=True if this is "
+                                   "the desired behavior.")
+            result.append(zeros_like(t) if materialize_grads else None)
+        else:
+            result.append(stack([zeros_like(t) if g is None else g for g in column]))
     return tuple(result)

@@ -60,6 +60,10 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     previous_task, previous_node = state.engine_task, state.anomaly_parent
     state.grad_enabled, state.backward_pass = create_graph, pass_id
     state.engine_task = (dependencies, needed, captures)
+    # As PyTorch's engine: hooks that backward itself enters or leaves (in an unpack hook)
+    # do not outlive the pass; the thread's saved_tensors_hooks stack is put back afterwards.
+    previous_hooks = state.saved_hooks
+    state.saved_hooks = list(previous_hooks)
 
     def make_ready(n):
         heapq.heappush(ready, (-n._seq, next(order), n))
@@ -156,6 +160,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     finally:
         state.grad_enabled, state.backward_pass = previous_mode, previous_pass
         state.engine_task, state.anomaly_parent = previous_task, previous_node
+        state.saved_hooks = previous_hooks
     if notify:
         notify("backward_finished", pass_id=pass_id)
     return captured

@@ -192,6 +192,9 @@ def make_dual(tensor, tangent, *, level=None):
     if tangent_of(tensor) is not None:
         raise RuntimeError("Making a dual Tensor based on a Tensor that already has a forward "
                            f"gradient at the same level {_level} is not supported.")
+    if tangent_of(tangent) is not None:  # (PyTorch's text has no space before the level)
+        raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
+                           f"same level{_level} is not supported.")
     dual = _alias(tensor)
     set_tangent(dual, tangent)
     return dual
@@ -251,6 +254,11 @@ def propagate(fn_cls, ctx, args, outputs):
             _check_custom_tangents(ctx, args, tangents, outputs, out_tangents)
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
+            # As PyTorch, an output's tangent is a tensor object of its own (clone, copy_).
+            # NB: one that requires grad (reverse over forward) is passed on as it is.
+            if not tangent._requires_grad and any(tangent is t for t in tangents):
+                tangent = Tensor._make(tangent._data if fn_cls.is_view else
+                                       tangent._data.copy())
             set_tangent(out, tangent)
     if ctx._saved and any(s is not None and s.is_output for s in ctx._saved):
         set_tangent(ctx, tuple(out_tangents))  # for saved outputs that backward rebuilds

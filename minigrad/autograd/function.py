@@ -192,6 +192,14 @@ class Function:
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
 
+    generate_vmap_rule = False  # NB: minigrad's vmap is a loop and needs no rule; kept for the API
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError(
+            "To use autograd.Function with vmap, you must either override the vmap staticmethod "
+            "or set generate_vmap_rule=True.")
+
     @classmethod
     def apply(cls, *args):
         if not cls._forward_on_arrays:  # e.g. ``super().apply`` from a user's own ``apply``
@@ -238,6 +246,10 @@ class _BuiltinNode(BackwardNode):
             missing = grad is None
         else:
             missing = _contains(grad_outputs, None)
+        if missing and all(g is None for g in grad_outputs):
+            # As PyTorch: no gradient in, none out (a custom backward that returned None
+            # leaves the leaves' .grad None, instead of sending zeros on).
+            return (None,) * len(self.next_functions)
         if missing and self._materialize_grads:
             return BackwardNode.apply(self, grad_outputs)  # zeros for the missing gradients
         grads = self._forward_cls.backward(self, *grad_outputs)
@@ -475,7 +487,14 @@ def _mark_views(source, outputs):
         if views is None:
             views = base.__dict__["_views"] = weakref.WeakSet()
     no_grad_view = not state.grad_enabled and not state.inference
+    # A view of one of several views (unbind, split) may not change in place either.
+    source_fn = source._grad_fn
+    of_multi = source_fn is not None and (
+        getattr(source_fn, "_forward_cls", _Op).multi_output_view
+        or "_multi_view" in source.__dict__)
     for out in outputs:
+        if of_multi:
+            out.__dict__["_multi_view"] = True
         out._base, out._version_counter = base, base._version_counter
         if views is not None:
             views.add(out)

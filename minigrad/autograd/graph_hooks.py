@@ -12,19 +12,17 @@ import contextlib
 import functools
 
 from minigrad.autograd import engine
-from minigrad.autograd.node import RemovableHandle, _saved_tensors_hooks_stack
+from minigrad.autograd.node import RemovableHandle
 from minigrad.grad_mode import state
 
 __all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook",
            "save_on_cpu", "register_saved_tensor_hooks"]
 
-_disabled_message = None  # set inside disable_saved_tensors_hooks
-
-
 class saved_tensors_hooks:
     """Within this block, every tensor saved for backward goes through ``pack_hook`` when the
     node is created, and through ``unpack_hook`` whenever backward (or ``node._saved_*``)
-    reads it back. The innermost block wins. ``pack_hook`` runs under ``no_grad``.
+    reads it back. The innermost block wins. ``pack_hook`` runs under ``no_grad``. As in
+    PyTorch the block holds for the thread that opens it only.
 
     Example:
         >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
@@ -41,13 +39,14 @@ class saved_tensors_hooks:
         self.unpack_hook = unpack_hook
 
     def __enter__(self):
-        if _disabled_message is not None:
-            raise RuntimeError(_disabled_message)
-        _saved_tensors_hooks_stack.append((self.pack_hook, self.unpack_hook))
+        if state.saved_hooks_disabled is not None:
+            raise RuntimeError(state.saved_hooks_disabled)
+        state.saved_hooks.append((self.pack_hook, self.unpack_hook))
         return self
 
     def __exit__(self, *exc):
-        _saved_tensors_hooks_stack.pop()
+        if state.saved_hooks:  # (an unpack hook may have left it already: no crash)
+            state.saved_hooks.pop()
         return False
 
 
@@ -124,15 +123,14 @@ def disable_saved_tensors_hooks(error_message):
         Traceback (most recent call last):
         RuntimeError: not here
     """
-    global _disabled_message
-    previous = _disabled_message
+    previous = state.saved_hooks_disabled
     try:
-        _disabled_message = error_message
-        if _saved_tensors_hooks_stack:
+        state.saved_hooks_disabled = error_message
+        if state.saved_hooks:
             raise RuntimeError(error_message)
         yield
     finally:
-        _disabled_message = previous
+        state.saved_hooks_disabled = previous
 
 
 class _MultiHandle(RemovableHandle):

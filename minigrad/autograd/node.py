@@ -8,6 +8,7 @@ are reached through an ``AccumulateGrad`` node, which writes ``.grad``.
 import itertools
 import re
 import weakref
+from typing import NamedTuple
 
 from minigrad.autograd import anomaly_mode, forward_ad, observe
 from minigrad.grad_mode import state
@@ -79,7 +80,10 @@ class SavedTensor:
         self.output_nr = tensor._output_nr
         self.released = False
         self.unpack_hook = None
-        hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
+        stack = state.saved_hooks  # this thread's saved_tensors_hooks
+        hooks = stack[-1] if stack else None
+        if hooks is not None and getattr(tensor, "_is_wrapped_number", False):
+            hooks = None  # as PyTorch: a number wrapped as a tensor is never packed
         if hooks is not None:  # saved_tensors_hooks: keep what pack_hook returns
             pack, self.unpack_hook = hooks
             previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
@@ -139,10 +143,7 @@ class SavedTensor:
 
     def release(self):
         self.released = True
-        self.tensor = self.data = self.packed = self.weak = None
-
-
-_saved_tensors_hooks_stack = []
+        self.tensor = self.data = self.packed = self.weak = self.unpack_hook = None
 
 
 def forward_op_name(node):
@@ -213,6 +214,14 @@ class Node:
         return self._seq
 
     @property
+    def _input_metadata(self):
+        """Shape and dtype of each gradient this node takes in (of each forward output)."""
+        from minigrad import _dtype
+        from minigrad.tensor import Size
+        return tuple(InputMetadata(Size(shape), dtype and _dtype.from_numpy_dtype(dtype))
+                     for shape, dtype in self._output_meta)
+
+    @property
     def metadata(self):
         if self._metadata is None:
             self._metadata = {}
@@ -240,6 +249,9 @@ class Node:
         raise NotImplementedError
 
     def __call__(self, *grad_outputs):
+        expected = len(self._output_meta)
+        if len(grad_outputs) != expected:
+            raise TypeError(f"expected {expected} arguments, got {len(grad_outputs)} instead")
         grads = self.apply(grad_outputs)
         return grads[0] if len(grads) == 1 else grads
 
@@ -270,10 +282,20 @@ class Node:
     def __dir__(self):
         saved = [f"_saved_{n}" for n in self._saved_names()]
         saved += [f"_raw_saved_{n}" for n in self._saved_names()]
-        return sorted(set(super().__dir__()) | set(saved))
+        # NB: minigrad's own bookkeeping that merely starts with "_saved_" is not listed, so
+        # that dir() shows the saved values PyTorch shows and no others.
+        names = {n for n in super().__dir__() if not n.startswith("_saved_")}
+        return sorted(names | set(saved))
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+class InputMetadata(NamedTuple):
+    """``node._input_metadata[i]``: what the node's i-th incoming gradient must look like."""
+
+    shape: tuple
+    dtype: object
 
 
 class AccumulateGrad(Node):

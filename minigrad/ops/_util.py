@@ -58,6 +58,7 @@ class WrappedNumber(Tensor):
     before an op computes with it. It prints as a plain tensor."""
 
     __slots__ = ()
+    _is_wrapped_number = True  # saved_tensors_hooks leave it alone, as PyTorch's do
 
     def _array_for(self, dtype):
         """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a

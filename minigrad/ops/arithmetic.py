@@ -378,25 +378,25 @@ class PowScalarBase(_Op):
     """z = c ** b for a number c;  ∂z/∂b = z·log(c)."""
 
     node_name = "PowBackward2"
-    saved_names = ("result",)
+    saved_names = ("exponent", "result")  # and the number as ``_saved_self``, as PyTorch
     formula = ("grad * result * log(base)",)
 
     @staticmethod
     def forward(ctx, c, b):
-        ctx.base = c
+        ctx.base = ctx.self = c
         dtype = result_dtype(as_tensor_operand(c, b), b)  # 2 ** int_tensor is int64
         data = b._data.astype(np.uint8 if dtype == np.bool_ else dtype, copy=False)
         if c == 0:
             ctx.saved_b_nonneg = Tensor._make(b._data >= 0)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 3 ** -1 is 0
             result = _power(np.asarray(c, dtype=data.dtype), data).astype(dtype, copy=False)
-        ctx.save_for_backward(result)
+        ctx.save_for_backward(b, result)
         return result
 
     @staticmethod
     def backward(ctx, grad):
         from minigrad.ops.combine import where
-        (result,) = ctx.saved_tensors
+        _, result = ctx.saved_tensors
         if ctx.base == 0:  # 0 ** b: 0 for b ≥ 0, else inf · log 0 = -inf (as PyTorch)
             return None, where(ctx.saved_b_nonneg, 0.0, grad * (result * float("-inf")))
         return None, grad * MulScalar.apply(result, float(np.log(ctx.base)))

@@ -121,6 +121,7 @@ class Where(_Op):
     """y = a where cond else b;  ∂y/∂a = grad where cond (else 0),  ∂y/∂b = grad where not."""
 
     node_name = "WhereBackward0"
+    saved_names = ("condition",)
     formula = (
         "where(condition, grad, 0)",
         "where(condition, 0, grad)",
@@ -128,17 +129,18 @@ class Where(_Op):
 
     @staticmethod
     def forward(ctx, a, b, condition):
-        ctx.condition = Tensor._make(condition)
+        cond = Tensor._make(condition)
         ctx.shapes = (a.shape, b.shape)
         ctx.dtypes = (a._data.dtype, b._data.dtype)
         dtype = result_dtype(a, b)
-        _broadcast_shape(ctx.condition, a, b)
+        _broadcast_shape(cond, a, b)
+        ctx.save_for_backward(cond)
         return np.where(condition, a._data, b._data).astype(dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
         need_a, need_b = ctx.needs_input_grad[:2]
-        cond = ctx.condition
+        (cond,) = ctx.saved_tensors
         grad_a = grad_b = None
         if need_a:
             grad_a = _grad_as(sum_to(where(cond, grad, 0.0), ctx.shapes[0]), ctx.dtypes[0])

@@ -24,7 +24,8 @@ from minigrad.tensor import Tensor
 __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
            "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
-           "isinf", "isfinite", "allclose", "isclose", "equal", "maximum", "minimum", "isin"]
+           "isinf", "isfinite", "signbit", "allclose", "isclose", "equal", "maximum", "minimum",
+           "isin"]
 
 
 def _operand(op, a, b):
@@ -139,6 +140,12 @@ def isfinite(a):
     """True where ``a`` is neither NaN nor infinite."""
     return _bool_result(np.isfinite(a._data) if a._data.dtype.kind == "f"
                         else np.ones(a.shape, np.bool_))
+
+
+def signbit(a):
+    """True where the sign bit of ``a`` is set (negative numbers, -0.0 and -nan)."""
+    return _bool_result(np.signbit(a._data) if a._data.dtype.kind != "b"
+                        else np.zeros(a.shape, np.bool_))
 
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

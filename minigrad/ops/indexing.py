@@ -29,7 +29,7 @@ from minigrad.tensor import Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
            "IndexBackward", "IndexPut", "CopySlices", "CopyWhole", "FillWhole", "getitem",
-           "setitem", "select", "narrow", "index_select"]
+           "setitem", "select", "narrow", "index_select", "Gather", "gather"]
 
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
              "valid indices (got {})")
@@ -131,9 +131,16 @@ class IndexBackward(_Scatter):
     node_name = "IndexPutImplBackward0"
 
 
+class Gather(Index):
+    """y[i][j] = x[i][index[i][j]] (along ``dim``);  ∂y/∂x = grad added back at those places."""
+
+    node_name = "GatherBackward0"
+
+
 Select.scatter, SelectBackward.gather = SelectBackward, Select
 Slice.scatter, SliceBackward.gather = SliceBackward, Slice
 Index.scatter, IndexBackward.gather = IndexBackward, Index
+Gather.scatter = IndexBackward
 IndexSelect.scatter = IndexBackward
 
 
@@ -609,3 +616,32 @@ def _frozen(index):
     if isinstance(index, tuple):
         return tuple(_frozen(i) for i in index)
     return index._data.copy() if isinstance(index, Tensor) else index
+
+
+def gather(x, dim, index, *, sparse_grad=False):
+    """The elements of ``x`` that ``index`` picks along ``dim`` (elsewhere, the position).
+
+    Example:
+        >>> minigrad.gather(minigrad.tensor([[1, 2], [3, 4]]), 1, minigrad.tensor([[1], [0]]))
+        tensor([[2],
+                [3]])
+    """
+    from minigrad.ops._util import normalize_dim
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if index.ndim != x.ndim and not (x.ndim == 0 and index.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
+    dim = normalize_dim(dim, max(x.ndim, 1))
+    picks = index._data
+    if x.ndim and picks.size:
+        size = x.shape[dim]
+        bad = picks[(picks < -size) | (picks >= size)]
+        if bad.size:
+            raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
+                               f"size {size}")
+    if x.ndim == 0:
+        return Gather.apply(x, ()).expand(index.shape) if picks.size else x.reshape(index.shape)
+    grid = list(np.indices(picks.shape, sparse=True))
+    grid[dim] = picks
+    return Gather.apply(x, tuple(grid))

@@ -146,6 +146,10 @@ def check_leaf(x, through_view=False):
     if x._inference:
         inference.check_inplace(x)
     if not (state.grad_enabled and x._requires_grad):
+        base = x._base  # a view made before its base (a leaf) came to require grad
+        if state.grad_enabled and base is not None and base._requires_grad and \
+                base.grad_fn is None and np.may_share_memory(x._data, base._data):
+            raise RuntimeError(VIEW_OF_LEAF_INPLACE)
         return
     if "_creation_meta" in x.__dict__:
         views.check_inplace(x)
@@ -163,7 +167,8 @@ def _check_inplace(x):
     if state.grad_enabled and x._requires_grad:  # checked first, as PyTorch does
         base = x._base
         forward_cls = getattr(x.grad_fn, "_forward_cls", None)
-        if base is not None and forward_cls is not None and forward_cls.multi_output_view:
+        if base is not None and (forward_cls is not None and forward_cls.multi_output_view
+                                 or "_multi_view" in x.__dict__):
             raise RuntimeError(MULTI_OUTPUT_VIEW_INPLACE.format(nr=x._output_nr,
                                                                 op=forward_op_name(x.grad_fn)))
     check_leaf(x)
@@ -361,6 +366,12 @@ def _write_tangent(x, out):
         return
     if tangent is None:
         tangent = Tensor._make(np.zeros(x.shape, before._data.dtype))
+    if base is None and before is not None and before.shape == tangent.shape and \
+            not before._requires_grad and not tangent._requires_grad:
+        # as PyTorch: the tangent is updated in place (the caller's tangent tensor sees it)
+        np.copyto(before._data, tangent._data, casting="unsafe")
+        before._version_counter[0] += 1
+        tangent = before
     if base is not None:
         if before is None:
             before = Tensor._make(np.zeros(base.shape, tangent._data.dtype))

@@ -9,6 +9,7 @@ import functools
 import warnings
 
 from minigrad import _dtype
+from minigrad.autograd import allow_mutation, forward_ad, inference
 from minigrad.grad_mode import no_grad, state
 from minigrad.tensor import Tensor
 
@@ -50,6 +51,12 @@ def with_out(func, name):
             raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                                "automatic differentiation, but one of the arguments requires "
                                "grad.")
+        if out._inference:
+            inference.check_inplace(out)
+        if forward_ad._level is not None and any(forward_ad.tangent_of(t) is not None
+                                                 for t in inputs):
+            raise NotImplementedError(f"Trying to use forward AD with {name}_out that does not "
+                                      "support it because it is an out= function")
         with no_grad():
             result = func(*args, **kwargs)
         if not _dtype.can_cast(result.dtype, out.dtype):
@@ -59,6 +66,8 @@ def with_out(func, name):
                 warnings.warn(_RESIZED.format(list(out.shape), list(result.shape)),
                               UserWarning, stacklevel=2)
             out.resize_(result.shape)
+        if allow_mutation.active is not None:  # a saved tensor about to change: keep a clone
+            allow_mutation.before_mutation(out)
         out._data[...] = result._data
         out._version_counter[0] += 1
         return out

@@ -477,6 +477,53 @@ class ClampMaxTensor(ClampMinTensor):
     _pick = staticmethod(np.minimum)
 
 
+class ClampTensor(_Op):
+    """y = min(max(x, lo), hi) for tensor bounds (either may be None);  ∂y/∂x = 1 where
+    lo ≤ x ≤ hi,  ∂y/∂lo = 1 where x < lo < hi,  ∂y/∂hi = 1 where x > hi or hi < lo."""
+
+    node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
+    formula = ("grad * (self >= min) * (self <= max)", "grad * (self < min) * (min < max)",
+               "grad * ((self > max) | (max < min))")
+
+    @staticmethod
+    def forward(ctx, x, lo, hi):
+        from minigrad.ops._util import result_dtype
+        from minigrad.ops.arithmetic import broadcast_error
+        bounds = [b for b in (lo, hi) if b is not None]
+        for b in bounds:
+            try:
+                np.broadcast_shapes(x.shape, b.shape)
+            except ValueError:
+                raise broadcast_error(x, b) from None
+        ctx.save_for_backward(x, lo, hi)
+        dtype = result_dtype(x, *bounds)
+        out = x._data.astype(dtype)
+        if lo is not None:
+            out = np.maximum(out, lo._data.astype(dtype))
+        if hi is not None:
+            out = np.minimum(out, hi._data.astype(dtype))
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        from minigrad.ops._util import sum_to
+        x, lo, hi = ctx.saved_tensors
+        need_x, need_lo, need_hi = ctx.needs_input_grad
+        inside = None
+        for bound, ok in ((lo, lambda: x >= lo), (hi, lambda: x <= hi)):
+            if bound is not None:
+                inside = ok() if inside is None else inside.logical_and(ok())
+        grad_lo = grad_hi = None
+        if need_lo:
+            below = x < lo if hi is None else (x < lo).logical_and(lo < hi)
+            grad_lo = sum_to(grad * below, lo.shape)
+        if need_hi:
+            above = x > hi if lo is None else (x > hi).logical_or(hi < lo)
+            grad_hi = sum_to(grad * above, hi.shape)
+        return (sum_to(grad * inside, x.shape) if need_x else None), grad_lo, grad_hi
+
+
 class ToCopy(_Op):
     """y = x converted to another dtype;  ∂y/∂x = 1 (cast back)."""
 
@@ -540,11 +587,21 @@ def sign(x):
 def clamp_dtype(x, lo, hi):
     """The dtype of ``clamp(x, lo, hi)``: x's promoted with the bounds (as numbers)."""
     from minigrad.ops._util import WrappedNumber, result_dtype
-    bounds = [WrappedNumber._make(np.asarray(b)) for b in (lo, hi) if b is not None]
+    bounds = [b if isinstance(b, Tensor) else WrappedNumber._make(np.asarray(b))
+              for b in (lo, hi) if b is not None]
     return _dtype.from_numpy_dtype(result_dtype(x, *bounds))
 
 
 def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
+    tensors = [isinstance(b, Tensor) for b in (min, max) if b is not None]
+    if any(tensors):
+        if not all(tensors):  # PyTorch has no overload for one tensor and one number
+            raise TypeError(
+                "clamp() received an invalid combination of arguments - got (Tensor, "
+                + ", ".join(f"{k}={'Tensor' if isinstance(v, Tensor) else type(v).__name__}"
+                            for k, v in sorted({"min": min, "max": max}.items())
+                            if v is not None) + "), but expected one of:")
+        return ClampTensor.apply(x, min, max)
     return Clamp.apply(x, min, max)
 
 

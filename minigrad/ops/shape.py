@@ -17,7 +17,8 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "Repeat", "view", "reshape", "flatten", "unflatten", "expand", "expand_as",
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
            "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
-           "split_with_sizes"]
+           "split_with_sizes", "UnsafeSplit", "UnsafeSplitWithSizes", "unsafe_split",
+           "unsafe_split_with_sizes", "unsafe_chunk"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -311,6 +312,18 @@ class SplitWithSizes(Split):
     node_name = "SplitWithSizesBackward0"
 
 
+class UnsafeSplit(Split):
+    """``split`` whose pieces autograd does not treat as views (they may change in place)."""
+
+    node_name = "UnsafeSplitBackward0"
+    is_view = False
+    multi_output_view = False
+
+
+class UnsafeSplitWithSizes(UnsafeSplit):
+    node_name = "UnsafeSplitWithSizesBackward0"
+
+
 class Unbind(_Op):
     """(y₀, y₁, …) = the slices of x along ``dim``;  ∂yᵢ/∂x = the gradients stacked."""
 
@@ -543,6 +556,26 @@ def chunk(x, chunks, dim=0):
     if n == 0:
         return split(x, [0] * chunks, dim)
     return split(x, -(-n // chunks), dim)
+
+
+def unsafe_split(x, split_size, dim=0):
+    """``split``, but the pieces are not views to autograd: they may change in place."""
+    if isinstance(split_size, (list, tuple)):
+        return unsafe_split_with_sizes(x, split_size, dim)
+    dim = normalize_dim(dim, x.ndim)
+    n, size = x.shape[dim], int(split_size)
+    sizes = (size,) * (n // size) + ((n % size,) if n % size else ()) if size else (0,)
+    return UnsafeSplit.apply(x, sizes, dim)
+
+
+def unsafe_split_with_sizes(x, split_sizes, dim=0):
+    return UnsafeSplitWithSizes.apply(x, tuple(int(n) for n in split_sizes),
+                                      normalize_dim(dim, x.ndim))
+
+
+def unsafe_chunk(x, chunks, dim=0):
+    n = x.shape[normalize_dim(dim, x.ndim)]
+    return unsafe_split(x, -(-n // chunks) if n else 0, dim)
 
 
 def unbind(x, dim=0):

@@ -17,7 +17,8 @@ from minigrad.ops.reduction import (
     _variance,
 )
 
-__all__ = ["Median", "MedianDim", "VarMean", "StdMean", "median", "var_mean", "std_mean"]
+__all__ = ["Median", "NanMedian", "MedianDim", "VarMean", "StdMean", "median", "nanmedian",
+           "var_mean", "std_mean"]
 
 _MedianResult = _values_indices("median")
 
@@ -72,6 +73,25 @@ class Median(_Op):
         x, result = ctx.saved_tensors
         mask = _ties(x, result)
         return grad * mask / int(mask._data.sum())
+
+
+class NanMedian(Median):
+    """y = the lower median of the elements that are not NaN (NaN when all are);  ∂y/∂x = grad
+    shared by the elements equal to y."""
+
+    node_name = "NanmedianBackward0"
+
+    @staticmethod
+    def forward(ctx, x):
+        _check_median(x)
+        flat = x._data.reshape(-1)
+        kept = flat[~np.isnan(flat)] if flat.dtype.kind == "f" else flat
+        if kept.size == 0:
+            result = np.asarray(np.nan, dtype=flat.dtype)
+        else:
+            result = np.asarray(kept[_lower_median_index(kept, 0)[0]])
+        ctx.save_for_backward(x, result)
+        return result
 
 
 class MedianDim(MaxDim):
@@ -159,6 +179,16 @@ def median(x, dim=None, keepdim=False):
     if dim is None:
         return Median.apply(x)
     return _MedianResult(*MedianDim.apply(x, dim, keepdim))
+
+
+def nanmedian(x):
+    """The lower median of the elements that are not NaN.
+
+    Example:
+        >>> minigrad.tensor([1.0, float("nan"), 3.0, 2.0]).nanmedian()
+        tensor(2.)
+    """
+    return NanMedian.apply(x)
 
 
 def var_mean(x, dim=None, unbiased=True, keepdim=False, *, correction=None):

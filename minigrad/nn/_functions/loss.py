@@ -64,7 +64,7 @@ class NllLoss(_Op):
     the target positions and 0 elsewhere (the loss is linear in x)."""
 
     node_name = "NllLossBackward0"
-    saved_names = ("self",)
+    saved_names = ("self", "target", "weight", "total_weight")  # as PyTorch saves them
     formula = ("per_class(grad) * coef",)
     class_dim = 1
 
@@ -72,9 +72,8 @@ class NllLoss(_Op):
     def forward(ctx, x, target, weight, reduction, ignore_index):
         data = x._data
         ctx.reduction, ctx.ignore_index = reduction_code(reduction), ignore_index
-        ctx.target = Tensor._make(target)
-        ctx.weight = None if weight is None else Tensor._make(weight)
-        ctx.save_for_backward(x)
+        target_t = Tensor._make(target)
+        weight_t = None if weight is None else Tensor._make(weight)
         scores = np.moveaxis(data, 1, -1) if data.ndim > 1 else data
         n_classes = scores.shape[-1]
         flat_scores, flat_target = scores.reshape(-1, n_classes), target.reshape(-1)
@@ -87,7 +86,7 @@ class NllLoss(_Op):
         wt = w[safe] * valid
         losses = -wt * flat_scores[np.arange(len(safe)), safe]
         total = np.asarray(wt.sum(dtype=data.dtype))
-        ctx.total_weight = Tensor._make(total)
+        ctx.save_for_backward(x, target_t, weight_t, Tensor._make(total))
         coef = np.zeros_like(flat_scores)
         coef[np.arange(len(safe)), safe] = -wt
         if reduction == "mean":
