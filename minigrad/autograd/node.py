@@ -73,28 +73,30 @@ class SavedTensor:
                  "released", "packed", "unpack_hook", "weak", "origin")
 
     def __init__(self, tensor, node, is_output):
-        self.version_counter = tensor._version_counter
-        self.version = tensor._version_counter[0]
+        self.version_counter = counter = tensor._version_counter
+        self.version = counter[0]
         self.is_output = is_output
         self.output_nr = tensor._output_nr
         self.released = False
-        self.unpack_hook = None
-        hooks = _saved_tensors_hooks_stack[-1] if _saved_tensors_hooks_stack else None
-        if hooks is not None:  # saved_tensors_hooks: keep what pack_hook returns
-            pack, self.unpack_hook = hooks
-            previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
-            try:
-                self.packed = pack(tensor)
-            finally:
-                state.grad_enabled = previous
-            self.tensor, self.data, self.weak = None, None, None
-            self.origin = None if is_output or not tensor._requires_grad else (
-                tensor.grad_fn or tensor._grad_accumulator())
+        self.packed = self.unpack_hook = self.origin = None
+        if _saved_tensors_hooks_stack:  # saved_tensors_hooks: keep what pack_hook returns
+            self._pack(tensor, is_output)
         elif is_output:
-            self.packed, self.tensor, self.data = None, None, tensor._data
+            self.tensor, self.data = None, tensor._data
             self.weak = weakref.ref(tensor)
         else:
-            self.packed, self.tensor, self.data, self.weak = None, tensor, None, None
+            self.tensor, self.data, self.weak = tensor, None, None
+
+    def _pack(self, tensor, is_output):
+        pack, self.unpack_hook = _saved_tensors_hooks_stack[-1]
+        previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
+        try:
+            self.packed = pack(tensor)
+        finally:
+            state.grad_enabled = previous
+        self.tensor, self.data, self.weak = None, None, None
+        self.origin = None if is_output or not tensor._requires_grad else (
+            tensor.grad_fn or tensor._grad_accumulator())
 
     def unpack(self, node):
         if self.released:
@@ -186,7 +188,10 @@ class Node:
 
     # A node's state starts as these class-level defaults; a node assigns its own only when it
     # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
-    next_functions = ()
+    # Edges are kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one tuple: one
+    # object for the collector per node instead of one per edge; ``next_functions`` builds
+    # the pairs when it is read.
+    _edges = ()
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
@@ -195,7 +200,8 @@ class Node:
     _output_meta = ()          # (shape, dtype) of each forward output
     _metadata = None
     _input_refs = ()           # weak references to the forward inputs (for snapshots)
-    _output_refs = ()          # weak references to the forward outputs (for snapshots)
+    _out_ref = None            # weak reference to the only forward output (for snapshots)
+    _out_refs = ()             # or to each of several outputs (None where not a tensor)
     _uid = None                # the id of this node in snapshots and recordings
     _module_path = None        # the nn.Module whose forward created it (nn/_tracking.py)
     _module_calls = ()         # (module, start, end) of the calls it is an output of
@@ -204,6 +210,28 @@ class Node:
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
         if state.anomaly:        # keep the forward stack in metadata["traceback_"]
             anomaly_mode.store_stack(self)
+
+    @property
+    def next_functions(self):
+        edges = self._edges
+        return tuple(zip(edges[::2], edges[1::2]))
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._edges = tuple([item for edge in edges for item in edge])
+
+    @property
+    def _output_refs(self):
+        """Weak references to the forward outputs (None for an output that is no tensor)."""
+        ref = self._out_ref
+        return (ref,) if ref is not None else self._out_refs
+
+    @_output_refs.setter
+    def _output_refs(self, refs):
+        if len(refs) == 1 and refs[0] is not None:
+            self._out_ref, self._out_refs = refs[0], ()
+        else:
+            self._out_ref, self._out_refs = None, tuple(refs)
 
     def name(self):
         """The node's class name, e.g. ``"MulBackward0"``."""
@@ -280,6 +308,7 @@ class AccumulateGrad(Node):
     """The node of a leaf that requires grad: adds the incoming gradient into ``variable.grad``."""
 
     sequence_nr = UINT64_MAX
+    _trusted = True  # it returns no gradient: nothing for the engine to check
 
     def __init__(self, variable):
         super().__init__()

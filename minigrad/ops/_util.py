@@ -5,6 +5,7 @@ import functools
 import numpy as np
 
 from minigrad import _dtype
+from minigrad.grad_mode import inference_blocks as _inference_blocks
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
@@ -44,6 +45,7 @@ def _quiet_decorator():
 quiet = _quiet_decorator()
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
+_new = object.__new__
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 _DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: None}  # 2: the default dtype
@@ -56,6 +58,7 @@ class WrappedNumber(Tensor):
     before an op computes with it. It prints as a plain tensor."""
 
     __slots__ = ()
+    _wrapped_number = True
 
     def _array_for(self, dtype):
         """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a
@@ -108,6 +111,13 @@ def as_tensor_operand(value, like):
     operand (kept for the signature: a number's dtype does not depend on it)."""
     if isinstance(value, Tensor):
         return value
+    if type(value) is float and not _inference_blocks[0]:  # the commonest: a cached float
+        array = _NUMBER_ARRAYS.get((float, value))
+        if array is not None:  # (WrappedNumber._make, inlined)
+            t = _new(WrappedNumber)
+            t._data, t._requires_grad, t._grad_fn, t._output_nr, t._grad, t._base = (
+                array, False, None, 0, None, None)
+            return t
     if isinstance(value, _NUMBERS):
         array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None
         return WrappedNumber._make(array if array is not None else _number_array(value))
