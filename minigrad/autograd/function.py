@@ -30,7 +30,7 @@ from minigrad.autograd.node import (
     _sequence,
     _tensor_class,
 )
-from minigrad.grad_mode import inference_tensors_made, state
+from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
            "once_differentiable", "Error"]
@@ -83,9 +83,10 @@ class BackwardNode(FunctionCtx, Node):
         if self._saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays
-            dtype = self._array_dtype
-            return tuple([None if s is None else s.unpack(self)._array_for(dtype)
-                          for s in self._saved])
+            dtype, arrays = self._array_dtype, []
+            for s in self._saved:  # (a loop, not a comprehension: one call less per node)
+                arrays.append(None if s is None else s.unpack(self)._array_for(dtype))
+            return tuple(arrays)
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     @property
@@ -241,7 +242,7 @@ class _BuiltinNode(BackwardNode):
             grad = grad_outputs[0]
             if grad is not None and self._forward_cls.array_backward and \
                     not state.grad_enabled:
-                return self._apply_on_arrays(grad)
+                return self._apply_on_arrays(grad._data, grad)
             missing = grad is None
         else:
             missing = _contains(grad_outputs, None)
@@ -256,8 +257,7 @@ class _BuiltinNode(BackwardNode):
             return _cast_grads(self, grads)
         return grads
 
-    def _apply_on_arrays(self, grad_tensor):
-        grad = grad_tensor._data
+    def _apply_on_arrays(self, grad, grad_tensor):
         self._array_dtype = dtype = grad.dtype
         # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
         if _quiet_var is None:  # (NumPy < 2)
@@ -273,7 +273,7 @@ class _BuiltinNode(BackwardNode):
                 _quiet_var.reset(token)
         if type(grads) is not tuple:
             grads = (grads,)
-        needs, make, mixed = self.needs_input_grad, _node._Tensor._make, self._mixed
+        needs, mixed = self.needs_input_grad, self._mixed
         result = []
         for k, i in enumerate(self._tensor_positions):
             g = grads[i] if needs[i] else None
@@ -287,7 +287,12 @@ class _BuiltinNode(BackwardNode):
                     want = node._output_meta[input_nr][1] if node is not None else None
                     if want is not None and g.dtype is not want and g.dtype != want:
                         g = g.astype(want)
-                g = make(g)
+                t = _new(_node._Tensor)  # (Tensor._make, inlined)
+                t._data, t._requires_grad, t._grad_fn = g, False, None
+                t._output_nr, t._grad, t._base = 0, None, None
+                if inference_blocks[0] and state.inference:
+                    t._inference = True
+                g = t
             result.append(g)
         return tuple(result)
 
@@ -319,6 +324,7 @@ def _quiet_state():
 _quiet_var, _quiet_settings = _quiet_state()
 
 
+_new = object.__new__
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 _NO_NEEDS = [(False,) * n for n in range(8)]
 
@@ -397,8 +403,8 @@ def _link_array(node, args, data, Tensor):
                 edges += _NO_EDGE
                 # No weak reference to a number that dies with this call (it is not saved),
                 # unless an observer (a recording) sees the node while the number is alive.
-                refs.append(None if a._wrapped_number and not state.observers and
-                            not _contains(node._to_save, a) else weakref.ref(a))
+                refs.append(None if a._wrapped_number and not state.observers and not (
+                    node._to_save and _contains(node._to_save, a)) else weakref.ref(a))
                 continue
             refs.append(weakref.ref(a))
             if a._grad_fn is not None:

@@ -64,6 +64,12 @@ class WrappedNumber(Tensor):
         """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a
         float32 ``x`` by float32(0.999)), unless the number is of a higher kind."""
         data = self._data
+        if data.dtype is dtype:
+            return data
+        casts = _CASTS.get(id(data))  # (_cast, inlined: the cast of a cached number, kept)
+        cast = casts.get(dtype) if casts is not None else None
+        if cast is not None:
+            return cast
         if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
                 data.dtype.kind, 3):
             return data
@@ -75,6 +81,9 @@ class WrappedNumber(Tensor):
 # arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
 _NUMBER_ARRAYS = {}
 _CASTS = {}
+# The version counter of the cached numbers' tensors: their arrays are read-only, so it never
+# moves, and sharing it spares a counter per number saved for backward.
+_NUMBER_VERSION = [0]
 _CACHE_SIZE = 1024
 
 
@@ -117,6 +126,7 @@ def as_tensor_operand(value, like):
             t = _new(WrappedNumber)
             t._data, t._requires_grad, t._grad_fn, t._output_nr, t._grad, t._base = (
                 array, False, None, 0, None, None)
+            t._version_counter = _NUMBER_VERSION
             return t
     if isinstance(value, _NUMBERS):
         array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None
@@ -192,7 +202,8 @@ def sum_to(grad, shape):
     """Sum ``grad`` (a tensor, or an array in a backward on arrays) down to ``shape``: the
     backward of an implicit broadcast."""
     if not isinstance(grad, Tensor):  # an array, or the NumPy scalar of a 0-d result
-        return _sum_array_to(np.asarray(grad), shape)
+        grad = np.asarray(grad)
+        return grad if grad.shape == shape else _sum_array_to(grad, shape)
     if grad._data.shape == shape:
         return grad
     if shape == ():
