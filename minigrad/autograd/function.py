@@ -420,7 +420,11 @@ def _link_array(node, args, data, Tensor):
     node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
     node._input_refs = tuple(refs)
-    out = Tensor._make(data, True, node, 0)
+    out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
+    out._data, out._requires_grad, out._grad_fn, out._output_nr = data, True, node, 0
+    out._grad = out._base = None
+    if inference_blocks[0] and state.inference:  # an inference tensor
+        out._inference = True
     node._out_ref = weakref.ref(out)
     node._output_meta = ((data.shape, data.dtype),)
     to_save = node._to_save

@@ -69,23 +69,27 @@ class SavedTensor:
     node: a reference cycle) and is rebuilt on unpack, as PyTorch's ``SavedVariable`` does.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "output_nr",
-                 "released", "packed", "unpack_hook", "weak", "origin")
+    # What most saved tensors never change is a class-level default: saving one sets five fields.
+    tensor = None        # the saved tensor (an input; None for an output, or once released)
+    data = None          # the array of a saved output
+    weak = None          # a weak reference to a saved output
+    released = False
+    packed = None        # what a pack hook returned (saved_tensors_hooks)
+    unpack_hook = None
+    origin = None        # the node a hooked tensor's gradient flows to
 
     def __init__(self, tensor, node, is_output):
         self.version_counter = counter = tensor._version_counter
         self.version = counter[0]
         self.is_output = is_output
         self.output_nr = tensor._output_nr
-        self.released = False
-        self.packed = self.unpack_hook = self.origin = None
         if _saved_tensors_hooks_stack:  # saved_tensors_hooks: keep what pack_hook returns
             self._pack(tensor, is_output)
         elif is_output:
-            self.tensor, self.data = None, tensor._data
+            self.data = tensor._data
             self.weak = weakref.ref(tensor)
         else:
-            self.tensor, self.data, self.weak = tensor, None, None
+            self.tensor = tensor
 
     def _pack(self, tensor, is_output):
         pack, self.unpack_hook = _saved_tensors_hooks_stack[-1]

@@ -150,7 +150,7 @@ def cast_numbers(a, b):
     """The arrays of ``a`` and ``b`` to compute with: a WrappedNumber is cast to the dtype of
     the result (None when the dtypes already agree), as PyTorch casts a wrapped number."""
     data_a, data_b = a._data, b._data
-    if data_a.dtype == data_b.dtype:
+    if data_a.dtype is data_b.dtype or data_a.dtype == data_b.dtype:
         return data_a, data_b, None
     if (type(b) is WrappedNumber and type(a) is not WrappedNumber
             and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
