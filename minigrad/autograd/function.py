@@ -396,17 +396,18 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
     edges, refs = [], []
-    dtype, mixed = data.dtype, False
+    dtype, mixed, constants = data.dtype, False, False
     for a in args:
         if isinstance(a, Tensor):
+            refs.append(a)
             if not a._requires_grad:
                 edges += _NO_EDGE
-                # No weak reference to a number that dies with this call (it is not saved),
-                # unless an observer (a recording) sees the node while the number is alive.
-                refs.append(None if a._wrapped_number and not state.observers and not (
-                    node._to_save and _contains(node._to_save, a)) else weakref.ref(a))
+                # A constant input gets a weak reference (for snapshots), unless it is a number
+                # that dies with this call (not saved, no observer to see it alive).
+                if not a._wrapped_number or state.observers or (
+                        node._to_save and _contains(node._to_save, a)):
+                    constants = True
                 continue
-            refs.append(weakref.ref(a))
             if a._grad_fn is not None:
                 edges += a._grad_fn, a._output_nr
             else:
@@ -419,7 +420,9 @@ def _link_array(node, args, data, Tensor):
     n = len(args)
     node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-    node._input_refs = tuple(refs)
+    if constants:  # (else the inputs' references are found from the edges: Node._input_refs)
+        node._in_refs = tuple([None if a._wrapped_number and not state.observers and not
+                               _contains(node._to_save, a) else weakref.ref(a) for a in refs])
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._grad_fn, out._output_nr = data, True, node, 0
     out._grad = out._base = None

@@ -203,7 +203,7 @@ class Node:
     _saved = None              # tuple of SavedTensor
     _output_meta = ()          # (shape, dtype) of each forward output
     _metadata = None
-    _input_refs = ()           # weak references to the forward inputs (for snapshots)
+    _in_refs = None            # weak references to the forward inputs (None: from the edges)
     _out_ref = None            # weak reference to the only forward output (for snapshots)
     _out_refs = ()             # or to each of several outputs (None where not a tensor)
     _uid = None                # the id of this node in snapshots and recordings
@@ -223,6 +223,30 @@ class Node:
     @next_functions.setter
     def next_functions(self, edges):
         self._edges = tuple([item for edge in edges for item in edge])
+
+    @property
+    def _input_refs(self):
+        """Weak references to the tensor inputs (for snapshots). A built-in node keeps them
+        only when an input is a constant that may still be alive; otherwise they are the
+        references of the outputs its edges point at (a leaf: the AccumulateGrad's variable)."""
+        refs = self._in_refs
+        if refs is not None:
+            return refs
+        edges, refs = self._edges, []
+        for k in range(0, len(edges), 2):
+            child = edges[k]
+            if child is None:
+                refs.append(None)
+            elif isinstance(child, AccumulateGrad):
+                refs.append(weakref.ref(child.variable))
+            else:
+                outputs, nr = child._output_refs, edges[k + 1]
+                refs.append(outputs[nr] if nr < len(outputs) else None)
+        return tuple(refs)
+
+    @_input_refs.setter
+    def _input_refs(self, refs):
+        self._in_refs = tuple(refs)
 
     @property
     def _output_refs(self):
