@@ -396,17 +396,23 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
     edges, refs = [], []
-    dtype, mixed, constants = data.dtype, False, False
+    dtype, mixed, explicit, numbers = data.dtype, False, False, 0
     for a in args:
         if isinstance(a, Tensor):
             refs.append(a)
             if not a._requires_grad:
                 edges += _NO_EDGE
-                # A constant input gets a weak reference (for snapshots), unless it is a number
-                # that dies with this call (not saved, no observer to see it alive).
-                if not a._wrapped_number or state.observers or (
-                        node._to_save and _contains(node._to_save, a)):
-                    constants = True
+                # A constant input gets a weak reference (for snapshots), unless it is a number:
+                # one that dies with this call needs none, and one saved is found among the
+                # saved tensors (Node._input_refs), while no observer sees the node.
+                if not a._wrapped_number or state.observers:
+                    explicit = True
+                elif node._to_save and _contains(node._to_save, a):
+                    explicit = explicit or numbers != 0  # (which number it was: not found)
+                    numbers = 2
+                else:
+                    explicit = explicit or numbers == 2
+                    numbers = numbers or 1
                 continue
             if a._grad_fn is not None:
                 edges += a._grad_fn, a._output_nr
@@ -420,7 +426,7 @@ def _link_array(node, args, data, Tensor):
     n = len(args)
     node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-    if constants:  # (else the inputs' references are found from the edges: Node._input_refs)
+    if explicit:  # (else they are found from the edges and the saved number: _input_refs)
         node._in_refs = tuple([None if a._wrapped_number and not state.observers and not
                                _contains(node._to_save, a) else weakref.ref(a) for a in refs])
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)

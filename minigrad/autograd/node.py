@@ -235,14 +235,20 @@ class Node:
         edges, refs = self._edges, []
         for k in range(0, len(edges), 2):
             child = edges[k]
-            if child is None:
-                refs.append(None)
+            if child is None:  # a constant: the number this node saved, if it did
+                refs.append(self._saved_number_ref())
             elif isinstance(child, AccumulateGrad):
                 refs.append(weakref.ref(child.variable))
             else:
                 outputs, nr = child._output_refs, edges[k + 1]
                 refs.append(outputs[nr] if nr < len(outputs) else None)
         return tuple(refs)
+
+    def _saved_number_ref(self):
+        for saved in self._saved or ():
+            if saved is not None and saved.tensor is not None and saved.tensor._wrapped_number:
+                return weakref.ref(saved.tensor)
+        return None
 
     @_input_refs.setter
     def _input_refs(self, refs):
