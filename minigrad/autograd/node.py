@@ -196,6 +196,7 @@ class Node:
     # object for the collector per node instead of one per edge; ``next_functions`` builds
     # the pairs when it is read.
     _edges = ()
+    _pairs = None  # next_functions, once read
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
@@ -217,12 +218,16 @@ class Node:
 
     @property
     def next_functions(self):
-        edges = self._edges
-        return tuple(zip(edges[::2], edges[1::2]))
+        pairs = self._pairs
+        if pairs is None:  # built on first read (snapshots, recordings, the user), then kept
+            edges = self._edges
+            pairs = self._pairs = tuple(zip(edges[::2], edges[1::2]))
+        return pairs
 
     @next_functions.setter
     def next_functions(self, edges):
         self._edges = tuple([item for edge in edges for item in edge])
+        self._pairs = None
 
     @property
     def _input_refs(self):
