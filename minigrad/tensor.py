@@ -141,6 +141,7 @@ class Tensor:
     _uid = None             # the id of this tensor in snapshots and recordings
     _module_path = None     # the nn.Module whose forward created it (nn/_tracking.py)
     _inference = False      # made in inference mode (autograd/inference.py)
+    _wrapped_number = False  # a Python number as an operand (ops/_util.py: WrappedNumber)
 
     __array_priority__ = 1000  # make ndarray <op> Tensor defer to Tensor's reflected operators
 

@@ -115,12 +115,15 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             if node._post_hooks:
                 grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
             if not keep_graph and node._saved:
-                node.release_variables()
-                if notify and node._saved:
+                for saved in node._saved:  # (node.release_variables(), inlined)
+                    if saved is not None:
+                        saved.release()
+                if notify:
                     notify.saved_released(pass_id, node)
             if anomaly and state.check_nan:
                 anomaly_mode.raise_if_nan(node, grads_out)
-            for (next_node, input_nr), grad in zip(node.next_functions, grads_out):
+            edges = iter(node._edges)  # flat: (node, input_nr) after (node, input_nr)
+            for next_node, input_nr, grad in zip(edges, edges, grads_out):
                 if next_node is None:
                     continue
                 pending = dependencies[next_node] = dependencies[next_node] - 1
@@ -190,7 +193,7 @@ def _count_dependencies(root):
     dependencies = {root: 0}
     stack = [root]
     while stack:
-        for child, _ in stack.pop().next_functions:
+        for child in stack.pop()._edges[::2]:
             if child is None:
                 continue
             if child in dependencies:

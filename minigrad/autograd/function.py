@@ -23,8 +23,13 @@ import numpy as np
 
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
-from minigrad.autograd.node import Node, SavedTensor, _sequence, _tensor_class
-from minigrad.grad_mode import inference_tensors_made, state
+from minigrad.autograd.node import (
+    Node,
+    SavedTensor,
+    _sequence,
+    _tensor_class,
+)
+from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
            "once_differentiable", "Error"]
@@ -77,9 +82,10 @@ class BackwardNode(FunctionCtx, Node):
         if self._saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays
-            dtype = self._array_dtype
-            return tuple([None if s is None else s.unpack(self)._array_for(dtype)
-                          for s in self._saved])
+            dtype, arrays = self._array_dtype, []
+            for s in self._saved:  # (a loop, not a comprehension: one call less per node)
+                arrays.append(None if s is None else s.unpack(self)._array_for(dtype))
+            return tuple(arrays)
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     @property
@@ -236,13 +242,14 @@ class _BuiltinNode(BackwardNode):
     """
 
     _trusted = True
+    _mixed = True  # an input that requires grad has another dtype than the output (set on link)
 
     def apply(self, grad_outputs):
         if len(grad_outputs) == 1:
             grad = grad_outputs[0]
             if grad is not None and self._forward_cls.array_backward and \
                     not state.grad_enabled:
-                return self._apply_on_arrays(grad)
+                return self._apply_on_arrays(grad._data, grad)
             missing = grad is None
         else:
             missing = _contains(grad_outputs, None)
@@ -257,50 +264,56 @@ class _BuiltinNode(BackwardNode):
             grads = (grads,)
         needs = self.needs_input_grad
         grads = tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
-        for k, g in enumerate(grads):  # mixed dtypes: each gradient in its input's dtype
-            if g is not None:
-                node, input_nr = self.next_functions[k]
-                if node is not None:
-                    dtype = node._output_meta[input_nr][1]
-                    if dtype is not None and g._data.dtype is not dtype and \
-                            g._data.dtype != dtype:
-                        return _cast_grads(self, grads)
+        if self._mixed:  # mixed dtypes: each gradient in its input's dtype
+            return _cast_grads(self, grads)
         return grads
 
-    def _apply_on_arrays(self, grad_tensor):
-        grad = grad_tensor._data
-        self._array_dtype = grad.dtype
-        try:  # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
-            grads = (_quiet_backward or _make_quiet_backward())(self, grad)
-        finally:
+    def _apply_on_arrays(self, grad, grad_tensor):
+        self._array_dtype = dtype = grad.dtype
+        # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
+        if _quiet_var is None:  # (NumPy < 2)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                grads = self._forward_cls.backward(self, grad)
             self._array_dtype = None
+        else:
+            token = _quiet_var.set(_quiet_settings)
+            try:
+                grads = self._forward_cls.backward(self, grad)
+            finally:
+                self._array_dtype = None
+                _quiet_var.reset(token)
         if type(grads) is not tuple:
             grads = (grads,)
-        needs, make = self.needs_input_grad, _node._Tensor._make
+        needs, mixed = self.needs_input_grad, self._mixed
         result = []
         for k, i in enumerate(self._tensor_positions):
             g = grads[i] if needs[i] else None
-            if g is grad:  # passed through (e.g. by add): the tensor that came in
+            if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
                 g = grad_tensor
             elif g is not None:
                 if type(g) is not np.ndarray:  # a NumPy scalar
                     g = np.asarray(g)
-                node, input_nr = self.next_functions[k]
-                dtype = node._output_meta[input_nr][1] if node is not None else None
-                if dtype is not None and g.dtype is not dtype and g.dtype != dtype:
-                    g = g.astype(dtype)
-                g = make(g)
+                if mixed or (g.dtype is not dtype and g.dtype != dtype):
+                    node, input_nr = self._edges[2 * k], self._edges[2 * k + 1]
+                    want = node._output_meta[input_nr][1] if node is not None else None
+                    if want is not None and g.dtype is not want and g.dtype != want:
+                        g = g.astype(want)
+                t = _new(_node._Tensor)  # (Tensor._make, inlined)
+                t._data, t._requires_grad, t._grad_fn = g, False, None
+                t._output_nr, t._grad, t._base = 0, None, None
+                if inference_blocks[0] and state.inference:
+                    t._inference = True
+                g = t
             result.append(g)
         return tuple(result)
-
-
 
 
 def _cast_grads(node, grads):
     """Each gradient in the dtype of the input it is for (``x * w`` with float32 ``x`` and
     float64 ``w``: ``x``'s gradient is float32), as the engine's check would cast it."""
     result = []
-    for (next_node, input_nr), g in zip(node.next_functions, grads):
+    edges = iter(node._edges)
+    for next_node, input_nr, g in zip(edges, edges, grads):
         if g is not None and next_node is not None:
             dtype = next_node._output_meta[input_nr][1]
             if dtype is not None and g._data.dtype != dtype:
@@ -309,16 +322,20 @@ def _cast_grads(node, grads):
     return tuple(result)
 
 
-_quiet_backward = None
+def _quiet_state():
+    """NumPy's error state as a context variable and the settings that silence 1/0, 0/0 and
+    overflow (NumPy >= 2), or (None, None)."""
+    try:
+        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+        return _extobj_contextvar, _make_extobj(divide="ignore", invalid="ignore", over="ignore")
+    except (ImportError, TypeError):
+        return None, None
 
 
-def _make_quiet_backward():
-    global _quiet_backward
-    from minigrad.ops._util import quiet  # (the ops import this module)
-    _quiet_backward = quiet(lambda node, grad: node._forward_cls.backward(node, grad))
-    return _quiet_backward
+_quiet_var, _quiet_settings = _quiet_state()
 
 
+_new = object.__new__
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 _NO_NEEDS = [(False,) * n for n in range(8)]
 
@@ -390,38 +407,62 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
     edges, refs = [], []
+    dtype, mixed, explicit, numbers = data.dtype, False, False, 0
     for a in args:
         if isinstance(a, Tensor):
-            refs.append(weakref.ref(a))
+            refs.append(a)
             if not a._requires_grad:
-                edges.append(_NO_EDGE)
-            elif a._grad_fn is not None:
-                edges.append((a._grad_fn, a._output_nr))
+                edges += _NO_EDGE
+                # A constant input gets a weak reference (for snapshots), unless it is a number:
+                # one that dies with this call needs none, and one saved is found among the
+                # saved tensors (Node._input_refs), while no observer sees the node.
+                if not a._wrapped_number or state.observers:
+                    explicit = True
+                elif node._to_save and _contains(node._to_save, a):
+                    explicit = explicit or numbers != 0  # (which number it was: not found)
+                    numbers = 2
+                else:
+                    explicit = explicit or numbers == 2
+                    numbers = numbers or 1
+                continue
+            if a._grad_fn is not None:
+                edges += a._grad_fn, a._output_nr
             else:
-                edges.append((a._grad_accumulator(), 0))
-    node.next_functions = tuple(edges)
+                edges += a._grad_accumulator(), 0
+            if a._data.dtype is not dtype and a._data.dtype != dtype:
+                mixed = True
+    node._edges = tuple(edges)
+    if not mixed:
+        node._mixed = False
     n = len(args)
     node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-    node._input_refs = tuple(refs)
-    out = Tensor._make(data, True, node, 0)
-    node._output_refs = (weakref.ref(out),)
+    if explicit:  # (else they are found from the edges and the saved number: _input_refs)
+        node._in_refs = tuple([None if a._wrapped_number and not state.observers and not
+                               _contains(node._to_save, a) else weakref.ref(a) for a in refs])
+    out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
+    out._data, out._requires_grad, out._grad_fn, out._output_nr = data, True, node, 0
+    out._grad = out._base = None
+    if inference_blocks[0] and state.inference:  # an inference tensor
+        out._inference = True
+    node._out_ref = weakref.ref(out)
     node._output_meta = ((data.shape, data.dtype),)
     to_save = node._to_save
-    if to_save and (node._forward_cls.pack_order is not None or inference_tensors_made[0]):
-        node._saved = _save_all(node, (data,), (out,), Tensor)  # PyTorch's order, checks
-    elif to_save:
-        saved = []
-        for t in to_save:
-            if t is None:
-                saved.append(None)
-            elif t is data:  # the array forward returned: the output
-                saved.append(SavedTensor(out, node, True))
-            elif isinstance(t, Tensor):
-                saved.append(SavedTensor(t, node, t is out))
-            else:
-                saved.append(_save(node, t, (data,), (out,), Tensor))  # its error
-        node._saved = tuple(saved)
+    if to_save:
+        if state.saved_hooks or inference_tensors_made[0]:
+            node._saved = _save_all(node, (data,), (out,), Tensor)  # PyTorch's order, checks
+        else:  # (without pack hooks, the order of packing is not seen)
+            saved = []
+            for t in to_save:
+                if t is None:
+                    saved.append(None)
+                elif t is data:  # the array forward returned: the output
+                    saved.append(SavedTensor(out, node, True))
+                elif isinstance(t, Tensor):
+                    saved.append(SavedTensor(t, node, t is out))
+                else:
+                    saved.append(_save(node, t, (data,), (out,), Tensor))  # its error
+            node._saved = tuple(saved)
         node._to_save = ()
     if state.observers:
         observe.emit("node_created", node=node, outputs=(out,))
@@ -533,7 +574,7 @@ def _link(ctx, args, outputs, Tensor):
     if len(outputs) == 1 and type(outputs[0]) is np.ndarray:  # the common case
         out = Tensor._make(outputs[0], True, ctx, 0)
         result = (out,)
-        ctx._output_refs = (weakref.ref(out),)
+        ctx._out_ref = weakref.ref(out)
         ctx._output_meta = ((out._data.shape, out._data.dtype),)
     else:
         result = _link_outputs(ctx, args, outputs, Tensor)

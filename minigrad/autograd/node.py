@@ -70,35 +70,39 @@ class SavedTensor:
     node: a reference cycle) and is rebuilt on unpack, as PyTorch's ``SavedVariable`` does.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "output_nr",
-                 "released", "packed", "unpack_hook", "weak", "origin")
+    # What most saved tensors never change is a class-level default: saving one sets five fields.
+    tensor = None        # the saved tensor (an input; None for an output, or once released)
+    data = None          # the array of a saved output
+    weak = None          # a weak reference to a saved output
+    released = False
+    packed = None        # what a pack hook returned (saved_tensors_hooks)
+    unpack_hook = None
+    origin = None        # the node a hooked tensor's gradient flows to
 
     def __init__(self, tensor, node, is_output):
-        self.version_counter = tensor._version_counter
-        self.version = tensor._version_counter[0]
+        self.version_counter = counter = tensor._version_counter
+        self.version = counter[0]
         self.is_output = is_output
         self.output_nr = tensor._output_nr
-        self.released = False
-        self.unpack_hook = None
-        stack = state.saved_hooks  # this thread's saved_tensors_hooks
-        hooks = stack[-1] if stack else None
-        if hooks is not None and getattr(tensor, "_is_wrapped_number", False):
-            hooks = None  # as PyTorch: a number wrapped as a tensor is never packed
-        if hooks is not None:  # saved_tensors_hooks: keep what pack_hook returns
-            pack, self.unpack_hook = hooks
-            previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
-            try:
-                self.packed = pack(tensor)
-            finally:
-                state.grad_enabled = previous
-            self.tensor, self.data, self.weak = None, None, None
-            self.origin = None if is_output or not tensor._requires_grad else (
-                tensor.grad_fn or tensor._grad_accumulator())
+        hooks = state.saved_hooks  # this thread's saved_tensors_hooks
+        if hooks and hooks[-1] is not None and not tensor._wrapped_number:
+            self._pack(tensor, is_output, hooks[-1])  # (a wrapped number is never packed)
         elif is_output:
-            self.packed, self.tensor, self.data = None, None, tensor._data
+            self.data = tensor._data
             self.weak = weakref.ref(tensor)
         else:
-            self.packed, self.tensor, self.data, self.weak = None, tensor, None, None
+            self.tensor = tensor
+
+    def _pack(self, tensor, is_output, hooks):
+        pack, self.unpack_hook = hooks
+        previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
+        try:
+            self.packed = pack(tensor)
+        finally:
+            state.grad_enabled = previous
+        self.tensor, self.data, self.weak = None, None, None
+        self.origin = None if is_output or not tensor._requires_grad else (
+            tensor.grad_fn or tensor._grad_accumulator())
 
     def unpack(self, node):
         if self.released:
@@ -187,7 +191,11 @@ class Node:
 
     # A node's state starts as these class-level defaults; a node assigns its own only when it
     # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
-    next_functions = ()
+    # Edges are kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one tuple: one
+    # object for the collector per node instead of one per edge; ``next_functions`` builds
+    # the pairs when it is read.
+    _edges = ()
+    _pairs = None  # next_functions, once read
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
@@ -195,8 +203,9 @@ class Node:
     _saved = None              # tuple of SavedTensor
     _output_meta = ()          # (shape, dtype) of each forward output
     _metadata = None
-    _input_refs = ()           # weak references to the forward inputs (for snapshots)
-    _output_refs = ()          # weak references to the forward outputs (for snapshots)
+    _in_refs = None            # weak references to the forward inputs (None: from the edges)
+    _out_ref = None            # weak reference to the only forward output (for snapshots)
+    _out_refs = ()             # or to each of several outputs (None where not a tensor)
     _uid = None                # the id of this node in snapshots and recordings
     _module_path = None        # the nn.Module whose forward created it (nn/_tracking.py)
     _module_calls = ()         # (module, start, end) of the calls it is an output of
@@ -205,6 +214,62 @@ class Node:
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
         if state.anomaly:        # keep the forward stack in metadata["traceback_"]
             anomaly_mode.store_stack(self)
+
+    @property
+    def next_functions(self):
+        pairs = self._pairs
+        if pairs is None:  # built on first read (snapshots, recordings, the user), then kept
+            edges = self._edges
+            pairs = self._pairs = tuple(zip(edges[::2], edges[1::2]))
+        return pairs
+
+    @next_functions.setter
+    def next_functions(self, edges):
+        self._edges = tuple([item for edge in edges for item in edge])
+        self._pairs = None
+
+    @property
+    def _input_refs(self):
+        """Weak references to the tensor inputs (for snapshots). A built-in node keeps them
+        only when an input is a constant that may still be alive; otherwise they are the
+        references of the outputs its edges point at (a leaf: the AccumulateGrad's variable)."""
+        refs = self._in_refs
+        if refs is not None:
+            return refs
+        edges, refs = self._edges, []
+        for k in range(0, len(edges), 2):
+            child = edges[k]
+            if child is None:  # a constant: the number this node saved, if it did
+                refs.append(self._saved_number_ref())
+            elif isinstance(child, AccumulateGrad):
+                refs.append(weakref.ref(child.variable))
+            else:
+                outputs, nr = child._output_refs, edges[k + 1]
+                refs.append(outputs[nr] if nr < len(outputs) else None)
+        return tuple(refs)
+
+    def _saved_number_ref(self):
+        for saved in self._saved or ():
+            if saved is not None and saved.tensor is not None and saved.tensor._wrapped_number:
+                return weakref.ref(saved.tensor)
+        return None
+
+    @_input_refs.setter
+    def _input_refs(self, refs):
+        self._in_refs = tuple(refs)
+
+    @property
+    def _output_refs(self):
+        """Weak references to the forward outputs (None for an output that is no tensor)."""
+        ref = self._out_ref
+        return (ref,) if ref is not None else self._out_refs
+
+    @_output_refs.setter
+    def _output_refs(self, refs):
+        if len(refs) == 1 and refs[0] is not None:
+            self._out_ref, self._out_refs = refs[0], ()
+        else:
+            self._out_ref, self._out_refs = None, tuple(refs)
 
     def name(self):
         """The node's class name, e.g. ``"MulBackward0"``."""
@@ -302,6 +367,7 @@ class AccumulateGrad(Node):
     """The node of a leaf that requires grad: adds the incoming gradient into ``variable.grad``."""
 
     sequence_nr = UINT64_MAX
+    _trusted = True  # it returns no gradient: nothing for the engine to check
 
     def __init__(self, variable):
         super().__init__()

@@ -6,6 +6,7 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
+from minigrad.grad_mode import inference_blocks as _inference_blocks
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
@@ -46,6 +47,7 @@ def _quiet_decorator():
 quiet = _quiet_decorator()
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
+_new = object.__new__
 _KIND_RANK = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2}
 _DEFAULT = {0: np.dtype(np.bool_), 1: np.dtype(np.int64), 2: None}  # 2: the default dtype
@@ -58,12 +60,18 @@ class WrappedNumber(Tensor):
     before an op computes with it. It prints as a plain tensor."""
 
     __slots__ = ()
-    _is_wrapped_number = True  # saved_tensors_hooks leave it alone, as PyTorch's do
+    _wrapped_number = True  # saved_tensors_hooks leave it alone, as PyTorch's do
 
     def _array_for(self, dtype):
         """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a
         float32 ``x`` by float32(0.999)), unless the number is of a higher kind."""
         data = self._data
+        if data.dtype is dtype:
+            return data
+        casts = _CASTS.get(id(data))  # (_cast, inlined: the cast of a cached number, kept)
+        cast = casts.get(dtype) if casts is not None else None
+        if cast is not None:
+            return cast
         if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
                 data.dtype.kind, 3):
             return data
@@ -75,6 +83,9 @@ class WrappedNumber(Tensor):
 # arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
 _NUMBER_ARRAYS = {}
 _CASTS = {}
+# The version counter of the cached numbers' tensors: their arrays are read-only, so it never
+# moves, and sharing it spares a counter per number saved for backward.
+_NUMBER_VERSION = [0]
 _CACHE_SIZE = 1024
 
 
@@ -111,6 +122,14 @@ def as_tensor_operand(value, like):
     operand (kept for the signature: a number's dtype does not depend on it)."""
     if isinstance(value, Tensor):
         return value
+    if type(value) is float and not _inference_blocks[0]:  # the commonest: a cached float
+        array = _NUMBER_ARRAYS.get((float, value))
+        if array is not None:  # (WrappedNumber._make, inlined)
+            t = _new(WrappedNumber)
+            t._data, t._requires_grad, t._grad_fn, t._output_nr, t._grad, t._base = (
+                array, False, None, 0, None, None)
+            t._version_counter = _NUMBER_VERSION
+            return t
     if isinstance(value, _NUMBERS):
         array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None
         return WrappedNumber._make(array if array is not None else _number_array(value))
@@ -133,7 +152,7 @@ def cast_numbers(a, b):
     """The arrays of ``a`` and ``b`` to compute with: a WrappedNumber is cast to the dtype of
     the result (None when the dtypes already agree), as PyTorch casts a wrapped number."""
     data_a, data_b = a._data, b._data
-    if data_a.dtype == data_b.dtype:
+    if data_a.dtype is data_b.dtype or data_a.dtype == data_b.dtype:
         return data_a, data_b, None
     if (type(b) is WrappedNumber and type(a) is not WrappedNumber
             and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
@@ -215,7 +234,8 @@ def sum_to(grad, shape):
     """Sum ``grad`` (a tensor, or an array in a backward on arrays) down to ``shape``: the
     backward of an implicit broadcast."""
     if not isinstance(grad, Tensor):  # an array, or the NumPy scalar of a 0-d result
-        return _sum_array_to(np.asarray(grad), shape)
+        grad = np.asarray(grad)
+        return grad if grad.shape == shape else _sum_array_to(grad, shape)
     if grad._data.shape == shape:
         return grad
     if shape == ():

@@ -113,6 +113,7 @@ class Add(_Op):
 
     node_name = "AddBackward0"
     formula = ("grad", "grad * alpha")
+    array_backward = True  # its backward also runs on arrays (no create_graph)
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):

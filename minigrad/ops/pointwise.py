@@ -33,6 +33,7 @@ class Exp(_Op):
     """y = eˣ;  ∂y/∂x = y."""
 
     node_name = "ExpBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * result",)
 
@@ -52,6 +53,7 @@ class Log(_Op):
     """y = ln x;  ∂y/∂x = 1/x."""
 
     node_name = "LogBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad / self",)
 
