@@ -19,9 +19,12 @@ Example:
 
 import re
 
+import numpy as np
+
 from minigrad.autograd._values import value_of
 
-__all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors"]
+__all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors",
+           "ValueRef"]
 
 # The helpers an expression may call (besides NumPy's operators and ``.T``).
 FUNCTIONS = frozenset({
@@ -65,16 +68,32 @@ def formula_names(formula):
     return names
 
 
-def _plain(value, full_limit):
+class ValueRef:
+    """An operand kept as a reference into a ``ValueTable`` (``operands_of(..., table)``):
+    ``record()`` stores the bytes now and makes the Value when the recording is read."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, ref):
+        self.ref = ref
+
+    def __repr__(self):
+        return f"ValueRef({self.ref})"
+
+
+def _plain(value, full_limit, table=None):
     """A ctx attribute as plain data: numbers and strings as they are, tuples as lists,
-    tensors and arrays as Values (shape and dtype only above ``full_limit`` elements)."""
+    tensors and arrays as Values (shape and dtype only above ``full_limit`` elements), or as
+    a ``ValueRef`` into ``table``."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, (tuple, list)):
-        return [_plain(v, full_limit) for v in value]
+        return [_plain(v, full_limit, table) for v in value]
     array = getattr(value, "_data", value)
     if hasattr(array, "dtype") and hasattr(array, "shape"):
         if array.size <= full_limit:
+            if table is not None:
+                return ValueRef(table.add_small(array))
             return value_of(array, full_limit)
         return {"shape": list(array.shape), "dtype": array.dtype.name}
     if hasattr(value, "name") and not callable(value.name):   # a minigrad dtype
@@ -82,27 +101,53 @@ def _plain(value, full_limit):
     return str(value)
 
 
-def operands_of(node, full_limit):
+def _plan(node):
+    """``(saved names, formula, ((operand name, its saved slot or -1), ...))`` of ``node``'s
+    class, worked out once per class (the saved names of built-in nodes are the class's)."""
+    names = node._saved_names()
+    plan = _PLANS.get(type(node))
+    if plan is None or plan[0] is not names:
+        formula = formula_of(node)
+        plan = (names, formula, None if formula is None else tuple(
+            (name, names.index(name) if name in names else -1)
+            for name in formula_names(formula)))
+        _PLANS[type(node)] = plan
+    return plan
+
+
+_PLANS = {}
+
+
+def operands_of(node, full_limit, table=None, values=None):
     """``{name: plain value}`` of the operands ``node``'s formula names (``{}`` without one).
 
     Saved tensors are read without unpacking (no version check, no hooks); a slot that holds
-    nothing (released, or not saved because no gradient needs it) gives ``None``.
+    nothing (released, or not saved because no gradient needs it) gives ``None``. With a
+    ``ValueTable``, small arrays are added to it and given as ``ValueRef``s; with ``values``
+    (a function), their Values are ``values(array)``.
     """
-    formula = formula_of(node)
-    if formula is None:
+    steps = _plan(node)[2]
+    if steps is None:
         return {}
-    saved_names = node._saved_names()
     saved = node._saved or ()
     result = {}
-    for name in formula_names(formula):
-        if name in saved_names:
-            k = saved_names.index(name)
+    for name, k in steps:
+        if k >= 0:
             slot = saved[k] if k < len(saved) else None
-            data = None if slot is None else (
-                slot.tensor._data if slot.tensor is not None else slot.data)
-            result[name] = None if data is None else _plain(data, full_limit)
+            if slot is None:
+                result[name] = None
+                continue
+            data = slot.tensor._data if slot.tensor is not None else slot.data
+            if data is None:
+                result[name] = None
+            elif type(data) is np.ndarray and data.size <= full_limit and (
+                    table is not None or values is not None):
+                result[name] = ValueRef(table.add_small(data)) if table is not None else \
+                    values(data)
+            else:
+                result[name] = _plain(data, full_limit, table)
         elif name in node.__dict__:
-            result[name] = _plain(node.__dict__[name], full_limit)
+            result[name] = _plain(node.__dict__[name], full_limit, table)
     return result
 
 
@@ -110,7 +155,7 @@ def operand_tensors(node):
     """``{saved name: tensor}`` for the saved inputs of ``node`` that are still held (a saved
     output is the node's own result and needs no link)."""
     saved = node._saved
-    if not saved or formula_of(node) is None:
+    if not saved or _plan(node)[1] is None:
         return {}
     return {name: slot.tensor for name, slot in zip(node._saved_names(), saved)
             if slot is not None and slot.tensor is not None}
