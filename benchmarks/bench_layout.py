@@ -192,13 +192,22 @@ def record_rows():
                 y = y * 0.999 + 0.001
             y.backward()
         return rec
+    cpu = time.process_time()
     seconds, rec = _timed(run)
-    result = [_row(f"(R1) record() of 10,000 ops ({len(rec.events):,} events)", seconds,
-                   "< 2 s", 2.0)]
+    cpu = time.process_time() - cpu
+    result = [_row(f"(R1) record() of 10,000 ops ({len(rec):,} events)", seconds,
+                   "< 2 s", 2.0),
+              _row("(R1) the same, CPU time of this process", cpu, "< 2 s", 2.0)]
+    cpu = time.process_time()
     seconds, _ = _timed(rec.to_json)
+    cpu = time.process_time() - cpu
     result.append(_row("(R1) its to_json()", seconds, "< 1 s", 1.0))
+    result.append(_row("(R1) its to_json(), CPU time", cpu, "< 1 s", 1.0))
     loss = chain_loss(100_000)
+    cpu = time.process_time()
     seconds, _ = _timed(lambda: snapshot(loss))  # timed without tracemalloc: it slows 10×
+    cpu = time.process_time() - cpu
+    result.append(_row("(R2) snapshot() of a 100,000-node graph, CPU time", cpu, "< 5 s", 5.0))
     tracemalloc.start()
     snapshot(loss)
     peak = tracemalloc.get_traced_memory()[1]

@@ -11,7 +11,10 @@
 Then the stepper's side: ``Recording.state_at`` at random frames of a 1,000-node graph.
 
 Times are CPU seconds of this process (``time.process_time``), so that other work on the
-machine disturbs them less; the modes take turns and the medians are reported.
+machine disturbs them less. The modes take turns in rounds; each round keeps the fastest of
+``INNER`` runs per mode and gives its ratios, and the medians of the per-round ratios are
+reported (on a shared machine the speed drifts within minutes: a ratio taken within one round
+is far steadier than a ratio of two medians).
 
 Run: ``python benchmarks/bench_observe.py`` (plain script, not a test; takes a minute or two).
 """
@@ -36,7 +39,8 @@ from minigrad.grad_mode import state  # noqa: E402
 
 clock = time.process_time
 NODES = 10_000
-REPEATS = 7
+REPEATS = 7   # rounds
+INNER = 3     # runs per mode in a round (the fastest counts)
 
 
 def build(n_nodes=NODES):
@@ -106,12 +110,17 @@ def time_backward(mode, stripped):
 
 
 def time_modes(stripped):
-    """Median seconds per mode; the modes take turns, so that drift hits them all alike."""
+    """``(median seconds per mode, median per-round ratio to stripped per mode)``; the modes
+    take turns in each round, so that drift hits them all alike."""
     times = {mode: [] for mode in MODES}
+    ratios = {mode: [] for mode in MODES}
     for _ in range(REPEATS):
+        best = {mode: min(time_backward(mode, stripped) for _ in range(INNER)) for mode in MODES}
         for mode in MODES:
-            times[mode].append(time_backward(mode, stripped))
-    return {mode: statistics.median(t) for mode, t in times.items()}
+            times[mode].append(best[mode])
+            ratios[mode].append(best[mode] / best["stripped"])
+    return ({mode: statistics.median(t) for mode, t in times.items()},
+            {mode: statistics.median(r) for mode, r in ratios.items()})
 
 
 def time_frames(n_nodes=1_000, samples=200):
@@ -154,45 +163,54 @@ def recorded_seconds_per_node(n, repeats):
 
 
 def mlp_recorded_vs_plain(repeats):
-    """Seconds of one step of the small MLP, unrecorded and inside ``record()``, in turns."""
+    """``(plain, recorded, ratio)``: seconds of one step of the small MLP, unrecorded and
+    inside ``record()`` (the block's end, which builds the snapshot, not counted), and the
+    median of the per-round ratios; in each round the fastest of ``INNER`` runs counts."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from benchmarks.workloads import micrograd_mlp
     step = micrograd_mlp(minigrad)
     step()
-    plain, recorded = [], []
-    for _ in range(repeats):
-        gc.collect()
+
+    def plain_step():
         start = clock()
         step()
-        plain.append(clock() - start)
-        gc.collect()
+        return clock() - start
+
+    def recorded_step():
         with record(names={}):
             start = clock()
             step()
-            recorded.append(clock() - start)
-    return statistics.median(plain), statistics.median(recorded)
+            return clock() - start
+    plain, recorded, ratios = [], [], []
+    for _ in range(repeats):
+        gc.collect()
+        plain.append(min(plain_step() for _ in range(INNER)))
+        gc.collect()
+        recorded.append(min(recorded_step() for _ in range(INNER)))
+        ratios.append(recorded[-1] / plain[-1])
+    return statistics.median(plain), statistics.median(recorded), statistics.median(ratios)
 
 
 def rows(quick=False):
     """Rows for ``python -m benchmarks`` (see ``benchmarks/run.py``)."""
     global REPEATS
     REPEATS = 3 if quick else REPEATS
-    results = time_modes(stripped_execute())
+    results, ratios = time_modes(stripped_execute())
     base, idle = results["stripped"], results["idle"]
 
-    def row(name, mine, ref, ref_name, target, limit):
+    def row(name, mine, ref, ref_name, target, limit, ratio=None):
+        ratio = mine / ref if ratio is None else ratio
         return {"workload": name, "times": {"minigrad": mine, ref_name: ref},
-                "baseline": ref_name, "ratio": mine / ref, "target": target,
-                "met": mine / ref <= limit}
-    plain, recorded = mlp_recorded_vs_plain(5 if quick else 15)
+                "baseline": ref_name, "ratio": ratio, "target": target, "met": ratio <= limit}
+    plain, recorded, mlp_ratio = mlp_recorded_vs_plain(5 if quick else 15)
     small, large = (recorded_seconds_per_node(n, REPEATS) for n in (500, 8_000))
     return [
         row(f"(5) backward, {NODES:,} nodes, observers idle", idle, base,
-            "engine without observers", "≤ 1.02×", 1.02),
+            "engine without observers", "≤ 1.02×", 1.02, ratios["idle"]),
         row(f"(5) backward, {NODES:,} nodes, record()", results["recording"], idle,
-            "observers idle", "≤ 2× idle", 2.0),
+            "observers idle", "≤ 2× idle", 2.0, ratios["recording"] / ratios["idle"]),
         row("(5) small MLP step, record()", recorded, plain, "unrecorded", "≤ 2× unrecorded",
-            2.0),
+            2.0, mlp_ratio),
         row("(5) record(), backward over 8,000 fan-in nodes, per node", large, small,
             "500 nodes, per node", "≤ 1.5× per node", 1.5),
     ]
@@ -200,15 +218,21 @@ def rows(quick=False):
 
 def main():
     stripped = stripped_execute()
-    print(f"backward of a {NODES:,}-node graph, median of {REPEATS} runs")
-    results = time_modes(stripped)
-    base, idle = results["stripped"], results["idle"]
+    print(f"backward of a {NODES:,}-node graph, {REPEATS} rounds of {INNER} runs per mode")
+    results, ratios = time_modes(stripped)
+    idle = ratios["idle"]
     for mode, seconds in results.items():
-        print(f"  {mode:<20} {seconds * 1000:8.1f} ms   {seconds / base:5.2f} x stripped   "
-              f"{seconds / idle:5.2f} x idle")
-    print(f"goals: idle <= 1.03 x stripped: {idle / base:.3f}; "
-          f"recording <= 2 x idle: {results['recording'] / idle:.2f} "
-          f"(with the final snapshot {results['recording+snapshot'] / idle:.2f})")
+        print(f"  {mode:<20} {seconds * 1000:8.1f} ms   {ratios[mode]:6.3f} x stripped   "
+              f"{ratios[mode] / idle:5.2f} x idle  (medians of per-round ratios)")
+    print(f"goals: idle <= 1.02 x stripped: {idle:.3f}; "
+          f"recording <= 2 x idle: {ratios['recording'] / idle:.2f} "
+          f"(with the final snapshot {ratios['recording+snapshot'] / idle:.2f})")
+    plain, recorded, ratio = mlp_recorded_vs_plain(15)
+    print(f"small MLP step: {plain * 1000:.2f} ms, inside record() {recorded * 1000:.2f} ms: "
+          f"{ratio:.2f} x (goal <= 2)")
+    small, large = (recorded_seconds_per_node(n, REPEATS) for n in (500, 8_000))
+    print(f"record(), backward over fan-in nodes: {small * 1e6:.0f} us per node at 500, "
+          f"{large * 1e6:.0f} us at 8,000: {large / small:.2f} x (goal <= 1.5)")
     events, first, median, worst, sequential = time_frames()
     print(f"state_at on a 1,000-node graph ({events:,} events): first call {first * 1000:.0f} ms "
           f"(checkpoints), random frame median {median * 1000:.2f} ms, worst "

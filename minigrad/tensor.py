@@ -140,6 +140,7 @@ class Tensor:
     _accumulator = None     # weak reference to the AccumulateGrad node of a leaf
     _uid = None             # the id of this tensor in snapshots and recordings
     _module_path = None     # the nn.Module whose forward created it (nn/_tracking.py)
+    _display_name = None    # "fc1.weight": a module's parameters and buffers (nn/module.py)
     _inference = False      # made in inference mode (autograd/inference.py)
     _wrapped_number = False  # a Python number as an operand (ops/_util.py: WrappedNumber)
 

@@ -14,15 +14,15 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
-from minigrad.autograd._formulas import formula_of, operand_tensors, operands_of
+from minigrad.autograd._formulas import ValueRef, formula_of, operand_tensors, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
-from minigrad.autograd._values import ValueTable, callable_name, canonical
+from minigrad.autograd._values import ValueTable, callable_name, canonical, thaw
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
 from minigrad.autograd.snapshot import STRUCTURE_KEYS
 from minigrad.grad_mode import state
 
-__all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "structure_of",
-           "structure_info", "structure_saved_names", "structure_edges"]
+__all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "COMPACT", "plain_events",
+           "structure_of", "structure_info", "structure_saved_names", "structure_edges"]
 
 # Fields whose tensors are gradient values (stored in the value table), not graph tensors.
 VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "grads_out",
@@ -31,6 +31,8 @@ _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
 
 # The keys of the events stored as tuples (see EventCollector.node_ready).
 COMPACT = {
+    "node_created": ("kind", "i", "pass", "node", "outputs", "values"),
+    "grad_accumulated": ("kind", "i", "pass", "node", "tensor", "before", "after"),
     "node_ready": ("kind", "i", "pass", "node", "at"),
     "node_started": ("kind", "i", "pass", "node", "grads"),
     "node_ran": ("kind", "i", "pass", "node", "grads_in", "grads_out"),
@@ -67,8 +69,11 @@ class EventCollector(observe.Emitter):
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
+        self._index = self.values._index  # (dtype, shape, bytes) -> reference
         self._queues = {}         # engine pass id -> the ready queue's sort keys, in run order
         self._ready_order = 0     # numbers the node_ready events: ties run in this order
+        self.values.alarm = self._alarm  # a burst of new values: check the caps at once
+        self._started = _NOT_STARTED  # the grads node_started saw, and their references
 
     # ----------------------------------------------------------------- observer
     def __call__(self, kind, **fields):
@@ -97,6 +102,10 @@ class EventCollector(observe.Emitter):
         # byte cap can be passed, and at least every 256 events.
         room = (self.max_bytes - self.nbytes - self.values.nbytes) // 1500
         self._next_check = min(count + max(1, min(256, room)), self.max_events)
+        self.values.alarm_bytes = self.max_bytes - self.nbytes
+
+    def _alarm(self):
+        self._next_check = 0
 
     def _convert_event(self, kind, fields):
         """Any event: each field converted by its name (see ``_convert``)."""
@@ -124,6 +133,25 @@ class EventCollector(observe.Emitter):
     # of events however long the queue grows: ``node_ready`` keeps the position ``at`` which
     # the node joins the queue (the collector keeps the queue's sort keys, the engine's
     # ``(-sequence number, order)``, to find it), and ``node_started`` always takes the head.
+    def node_created(self, node, outputs):
+        if self.truncated:
+            return
+        tensor = self.tensor
+        try:
+            tids = tuple([tensor(t) for t in outputs])
+        except AttributeError:  # a user's Function returned something else than tensors
+            self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
+            return
+        nid = node._uid
+        if nid is None or nid not in self.structures:
+            nid = self.node(node)
+        pass_id = state.backward_pass
+        add = self.values.add
+        self._store(("node_created", len(self.events),
+                     None if pass_id is None else self.passes.get(pass_id), nid,
+                     tids, (add(outputs[0]),) if len(outputs) == 1 else
+                     tuple([add(t) for t in outputs])))
+
     def node_ready(self, pass_id, node, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
@@ -144,20 +172,27 @@ class EventCollector(observe.Emitter):
             keys = self._queues.get(pass_id)
             if keys:
                 del keys[0]  # the engine runs the head of its queue
-            self._store(("node_started", len(self.events), number, nid(node),
-                         self._refs(grads)))
+            refs = self._refs(grads)
+            self._started = (grads, refs)
+            self._store(("node_started", len(self.events), number, nid(node), refs))
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
         if not self.truncated:
             number = self.passes.get(pass_id)
             nid = _uid if number is not None else self._nid
-            refs_in = self._refs(grads_in)
+            started = self._started
+            # The gradients it was started with, unless hooks replaced them (a new list) or a
+            # node pre-hook or a user's backward may have changed them in place.
+            refs_in = started[1] if started[0] is grads_in and node._trusted and \
+                not node._pre_hooks else self._refs(grads_in)
+            self._started = _NOT_STARTED
             key = nid(node)
             if key not in self.operands:  # the numbers of its chain rule, before release
                 formula = formula_of(node)
-                self.operands[key] = (formula, operands_of(node, self._full_limit), {
-                    name: self.tensor(t) for name, t in operand_tensors(node).items()}) \
-                    if formula else (None, {}, {})
+                self.operands[key] = (formula, operands_of(node, self._full_limit, self.values),
+                                      {name: self.tensor(t)
+                                       for name, t in operand_tensors(node).items()}) \
+                    if formula else _NO_OPERANDS
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
             self._store(("node_ran", len(self.events), number, key, refs_in,
@@ -188,25 +223,44 @@ class EventCollector(observe.Emitter):
             self._check_caps()
 
     def _refs(self, grads):
-        """The value references of a node's gradients (one or two, mostly)."""
-        add = self._grad_value
-        if len(grads) == 1:
-            return (add(grads[0]),)
-        if len(grads) == 2:
-            return (add(grads[0]), add(grads[1]))
-        return tuple([add(g) for g in grads])
+        """The value references of a node's gradients (``_grad_value``, the lookup of a small
+        array inlined: most gradients are small, and most were seen before)."""
+        index, limit, refs = self._index, self._full_limit, []
+        for grad in grads:
+            if grad is None:
+                refs.append(None)
+                continue
+            array = grad._data
+            if array.size <= limit:
+                ref = index.get((array.dtype, array.shape, array.tobytes()))
+                refs.append(self._add_small(array) if ref is None else ref)
+            else:
+                refs.append(self._grad_value(grad))
+        return tuple(refs)
 
-    def plain_events(self):
-        """The events as dicts (each tuple-stored event becomes one, once)."""
-        events = self.events
-        for i, event in enumerate(events):
-            if type(event) is tuple:
-                keys = COMPACT[event[0]]
-                plain = {"i": event[1], "kind": event[0], "pass": event[2]}
-                for k in range(3, len(keys)):
-                    plain[keys[k]] = event[k]
-                events[i] = plain
-        return events
+    def _grad_accumulated(self, f):
+        """``grad_accumulated``, stored as a tuple (see ``COMPACT``)."""
+        pass_id, add = f["pass_id"], self.values.add
+        self._store(("grad_accumulated", len(self.events),
+                     None if pass_id is None else self.passes.get(pass_id), self._nid(f["node"]),
+                     self.tensor(f["tensor"]), add(f["before"]), add(f["after"])))
+
+    def plain_operands(self):
+        """node id -> (formula, operands as plain data, operand tensor ids): the value
+        references kept while recording become Values."""
+        values, resolved = self.values, {}
+
+        def plain(value):
+            if type(value) is ValueRef:
+                ref = value.ref
+                if ref not in resolved:
+                    resolved[ref] = thaw(values.value(ref))
+                return resolved[ref]
+            if type(value) is list:
+                return [plain(v) for v in value]
+            return value
+        return {nid: (formula, {name: plain(v) for name, v in operands.items()}, tensors)
+                for nid, (formula, operands, tensors) in self.operands.items()}
 
     def _dependencies(self, f):
         counts, needed, grads = {}, None, {}
@@ -367,10 +421,26 @@ _FROM_KEYWORDS = {
     "grad_summed": lambda c, f: c.grad_summed(f["pass_id"], f["node"], f["index"], f["sender"],
                                               f["grad"], f["total"], f["pending"]),
     "saved_released": lambda c, f: c.saved_released(f["pass_id"], f["node"], f["names"]),
+    "node_created": lambda c, f: c.node_created(f["node"], f["outputs"]),
+    "grad_accumulated": EventCollector._grad_accumulated,
 }
 
 
 _uid = operator.attrgetter("_uid")
+_NO_OPERANDS = (None, {}, {})
+_NOT_STARTED = (None, None)
+
+
+def plain_events(events):
+    """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place."""
+    for i, event in enumerate(events):
+        if type(event) is tuple:
+            keys = COMPACT[event[0]]
+            plain = {"i": event[1], "kind": event[0], "pass": event[2]}
+            for k in range(3, len(keys)):
+                plain[keys[k]] = event[k]
+            events[i] = plain
+    return events
 
 
 def structure_of(node, nid):

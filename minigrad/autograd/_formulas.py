@@ -28,7 +28,8 @@ import numpy as np
 
 from minigrad.autograd._values import value_of
 
-__all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors"]
+__all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors",
+           "ValueRef"]
 
 # The helpers an expression may call (besides NumPy's operators, ``x[index]`` and ``.T``).
 # Each is written the way a course writes the step; tests/test_formulas.py evaluates them.
@@ -112,15 +113,29 @@ def formula_names(formula):
     return names
 
 
+class ValueRef:
+    """An operand kept as a reference into a ``ValueTable`` (``operands_of(..., table)``):
+    ``record()`` stores the bytes now and makes the Value when the recording is read."""
+
+    __slots__ = ("ref",)
+
+    def __init__(self, ref):
+        self.ref = ref
+
+    def __repr__(self):
+        return f"ValueRef({self.ref})"
+
+
 def _integers(items):
     """Whether a (nested) list holds integers or bools only, as an index list does."""
     return all(_integers(v) if isinstance(v, list) else isinstance(v, (int, np.integer))
                for v in items)
 
 
-def _plain(value, full_limit):
+def _plain(value, full_limit, table=None):
     """A ctx attribute as plain data: numbers and strings as they are, tuples as lists,
-    tensors and arrays as Values (shape and dtype only above ``full_limit`` elements)."""
+    tensors and arrays as Values (shape and dtype only above ``full_limit`` elements), or as
+    a ``ValueRef`` into ``table``."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, slice):          # an index: {"slice": [start, stop, step]}
@@ -130,10 +145,12 @@ def _plain(value, full_limit):
     if isinstance(value, list) and value and _integers(value):   # an index: an array
         return value_of(np.asarray(value), full_limit)
     if isinstance(value, (tuple, list)):
-        return [_plain(v, full_limit) for v in value]
+        return [_plain(v, full_limit, table) for v in value]
     array = getattr(value, "_data", value)
     if hasattr(array, "dtype") and hasattr(array, "shape"):
         if array.size <= full_limit:
+            if table is not None:
+                return ValueRef(table.add_small(array))
             return value_of(array, full_limit)
         return {"shape": list(array.shape), "dtype": array.dtype.name}
     if hasattr(value, "name") and not callable(value.name):   # a minigrad dtype
@@ -141,29 +158,58 @@ def _plain(value, full_limit):
     return str(value)
 
 
-def operands_of(node, full_limit):
+def _plan(node):
+    """``(saved names, formula, ((operand name, its saved slot or -1), ...), whether it names
+    ``grads``)`` of ``node``'s class, worked out once per class (the saved names of built-in
+    nodes are the class's)."""
+    names = node._saved_names()
+    plan = _PLANS.get(type(node))
+    if plan is None or plan[0] is not names:
+        formula = formula_of(node)
+        plan = (names, formula, None if formula is None else tuple(
+            (name, names.index(name) if name in names else -1)
+            for name in formula_names(formula)),
+            formula is not None and any("grads" in (e or "") for e in formula))
+        _PLANS[type(node)] = plan
+    return plan
+
+
+_PLANS = {}
+
+
+def operands_of(node, full_limit, table=None, values=None):
     """``{name: plain value}`` of the operands ``node``'s formula names (``{}`` without one),
     and ``output_shapes`` when it names ``grads``.
 
     Saved tensors are read without unpacking (no version check, no hooks); a slot that holds
-    nothing (released, or not saved because no gradient needs it) gives ``None``.
+    nothing (released, or not saved because no gradient needs it) gives ``None``. With a
+    ``ValueTable``, small arrays are added to it and given as ``ValueRef``s; with ``values``
+    (a function), their Values are ``values(array)``.
     """
-    formula = formula_of(node)
-    if formula is None:
+    plan = _plan(node)
+    steps = plan[2]
+    if steps is None:
         return {}
-    saved_names = node._saved_names()
     saved = node._saved or ()
     result = {}
-    for name in formula_names(formula):
-        if name in saved_names:
-            k = saved_names.index(name)
+    for name, k in steps:
+        if k >= 0:
             slot = saved[k] if k < len(saved) else None
-            data = None if slot is None else (
-                slot.tensor._data if slot.tensor is not None else slot.data)
-            result[name] = None if data is None else _plain(data, full_limit)
+            if slot is None:
+                result[name] = None
+                continue
+            data = slot.tensor._data if slot.tensor is not None else slot.data
+            if data is None:
+                result[name] = None
+            elif type(data) is np.ndarray and data.size <= full_limit and (
+                    table is not None or values is not None):
+                result[name] = ValueRef(table.add_small(data)) if table is not None else \
+                    values(data)
+            else:
+                result[name] = _plain(data, full_limit, table)
         elif name in node.__dict__:
-            result[name] = _plain(node.__dict__[name], full_limit)
-    if any("grads" in expression for expression in formula):   # what an unused output sent
+            result[name] = _plain(node.__dict__[name], full_limit, table)
+    if plan[3]:   # what an unused output sent
         meta = getattr(node, "_output_meta", None) or ()
         result["output_shapes"] = [list(shape) for shape, _ in meta]
     return result
@@ -173,7 +219,7 @@ def operand_tensors(node):
     """``{saved name: tensor}`` for the saved inputs of ``node`` that are still held (a saved
     output is the node's own result and needs no link)."""
     saved = node._saved
-    if not saved or formula_of(node) is None:
+    if not saved or _plan(node)[1] is None:
         return {}
     return {name: slot.tensor for name, slot in zip(node._saved_names(), saved)
             if slot is not None and slot.tensor is not None}

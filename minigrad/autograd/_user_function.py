@@ -89,7 +89,7 @@ def apply(cls, *args, **kwargs):
     if record:
         _save_tensors(ctx, outputs, result, Tensor)
         if state.observers:
-            observe.emit("node_created", node=ctx, outputs=result)
+            observe.node_created(ctx, result)
     if forward_ad._active:
         forward_ad.propagate(cls, ctx, args, result)
     return result[0] if single else result

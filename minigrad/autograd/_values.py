@@ -17,10 +17,13 @@ from types import MappingProxyType
 
 import numpy as np
 
-__all__ = ["FULL_LIMIT", "value_of", "ValueTable", "value_to_array", "format_value",
+__all__ = ["FULL_LIMIT", "COPY_LIMIT", "value_of", "ValueTable", "value_to_array", "format_value",
            "callable_name", "freeze", "thaw", "canonical"]
 
 FULL_LIMIT = 64  # tensors with at most this many elements are stored in full
+# record() keeps a copy of arrays up to this many elements and summarises them when read;
+# larger ones are summarised at once (a copy of each would take too much memory).
+COPY_LIMIT = 4096
 
 
 def _number(x):
@@ -81,17 +84,23 @@ def value_of(array, full_limit=FULL_LIMIT):
 class ValueTable:
     """Stores each distinct Value once; ``add(array)`` returns its index in ``values``.
 
-    Small arrays are deduplicated by content (dtype, shape and bytes), large ones by their
+    Arrays are deduplicated by content (dtype, shape and bytes), the largest ones by their
     summary, so a gradient that flows unchanged through ten events is stored once. While
-    recording, a small array is kept as its bytes (a copy, not a live object) and becomes a
-    Value when ``values`` is first read; a large one is summarised at once. The Values are
-    ``canonical`` (tuples, not lists).
+    recording, an array of at most ``copy_limit`` elements is kept as its bytes (a copy, not a
+    live object) and becomes a Value when ``values`` is first read: a copy costs a microsecond,
+    a summary (min, max, mean, norm) dozens. A larger one is summarised at once, so that the
+    table never holds big copies. The Values are ``canonical`` (tuples, not lists).
+
+    ``alarm`` (if set) is called when ``nbytes`` first reaches ``alarm_bytes``: ``record()``
+    checks its ``max_bytes`` cap then.
     """
 
-    def __init__(self, full_limit=FULL_LIMIT):
+    def __init__(self, full_limit=FULL_LIMIT, copy_limit=COPY_LIMIT):
         self.full_limit = full_limit
+        self.copy_limit = max(copy_limit, full_limit)
         self.nbytes = 0          # a rough estimate of the memory the Values take
-        self._entries = []       # (dtype, shape, bytes) of a small array, or a Value
+        self.alarm, self.alarm_bytes = None, math.inf
+        self._entries = []       # (dtype, shape, bytes) of an array, or a Value
         self._index = {}
         self._done = 0           # entries [0, _done) are Values already
 
@@ -100,22 +109,27 @@ class ValueTable:
         if tensor is None:
             return None
         array = getattr(tensor, "_data", tensor)  # a tensor or an ndarray
-        if array.size <= self.full_limit:
+        if array.size <= self.copy_limit:
             return self.add_small(array)
         return self.add_large(array)
 
     def add_small(self, array):
-        """``add`` for an ndarray of at most ``full_limit`` elements: kept as its bytes."""
+        """``add`` for an ndarray of at most ``copy_limit`` elements: kept as its bytes."""
         key = (array.dtype, array.shape, array.tobytes())
         ref = self._index.get(key)
         if ref is None:
             ref = self._index[key] = len(self._entries)
             self._entries.append(key)
             self.nbytes += 100 + array.nbytes
+            if self.nbytes >= self.alarm_bytes:
+                self._ring()
         return ref
 
     def add_large(self, array):
-        """``add`` for an ndarray of more than ``full_limit`` elements: summarised now."""
+        """``add`` for an ndarray of more than ``full_limit`` elements: kept as its bytes up to
+        ``copy_limit`` elements, summarised now above."""
+        if array.size <= self.copy_limit:
+            return self.add_small(array)
         value = canonical(value_of(array, self.full_limit))
         key = (value["dtype"], array.shape, tuple(value["summary"].values()))
         ref = self._index.get(key)
@@ -123,7 +137,28 @@ class ValueTable:
             ref = self._index[key] = len(self._entries)
             self._entries.append(value)
             self.nbytes += 300
+            if self.nbytes >= self.alarm_bytes:
+                self._ring()
         return ref
+
+    def _ring(self):
+        self.alarm_bytes = math.inf
+        if self.alarm is not None:
+            self.alarm()
+
+    def __len__(self):
+        return len(self._entries)
+
+    def value(self, ref):
+        """The Value of one reference (made from its bytes if need be, and kept)."""
+        entry = self._entries[ref]
+        if type(entry) is tuple:
+            entry = self._entries[ref] = self._make(entry)
+        return entry
+
+    def _make(self, entry):
+        dtype, shape, data = entry
+        return canonical(value_of(np.frombuffer(data, dtype).reshape(shape), self.full_limit))
 
     @property
     def values(self):
@@ -132,9 +167,7 @@ class ValueTable:
         for i in range(self._done, len(entries)):
             entry = entries[i]
             if type(entry) is tuple:
-                dtype, shape, data = entry
-                entries[i] = canonical(value_of(np.frombuffer(data, dtype).reshape(shape),
-                                                self.full_limit))
+                entries[i] = self._make(entry)
         self._done = len(entries)
         return entries
 

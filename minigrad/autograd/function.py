@@ -465,7 +465,7 @@ def _link_array(node, args, data, Tensor):
             node._saved = tuple(saved)
         node._to_save = ()
     if state.observers:
-        observe.emit("node_created", node=node, outputs=(out,))
+        observe.node_created(node, (out,))
     return out
 
 
@@ -581,7 +581,7 @@ def _link(ctx, args, outputs, Tensor):
     if ctx._to_save:
         ctx._saved = _save_all(ctx, outputs, result, Tensor)
     if state.observers:
-        observe.emit("node_created", node=ctx, outputs=result)
+        observe.node_created(ctx, result)
     return result
 
 

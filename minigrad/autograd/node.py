@@ -380,7 +380,7 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         (grad,) = grad_outputs
         variable = self.variable
-        notify = observe.notifier()
+        notify = observe.notifier() if state.observers else None
         if grad is not None and variable._requires_grad:
             before = variable._grad
             if notify and before is not None:

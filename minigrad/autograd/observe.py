@@ -7,7 +7,7 @@ per event site (``if state.observers:``), so observation costs nothing unless it
 ``minigrad.autograd.graph.record()`` is built on this. (Inside the engine the per-node events
 go through the methods of ``Emitter``, which hands them to an observer as
 ``observer(kind, **fields)`` like every other event; ``record()``'s collector takes the
-positional calls directly.)
+positional calls directly; ``node_created`` likewise goes through ``observe.node_created``.)
 
 Event kinds and their fields, in the order they happen (tensors and nodes are passed as the
 live objects). A pass starts with ``backward_started`` and ``dependencies``; then, for every node
@@ -54,7 +54,8 @@ taken from the ready queue, the rows from ``node_started`` to ``saved_released``
 
 from minigrad.grad_mode import state
 
-__all__ = ["add_observer", "remove_observer", "emit", "notifier", "Emitter", "queue_of"]
+__all__ = ["add_observer", "remove_observer", "emit", "node_created", "notifier", "Emitter",
+           "queue_of"]
 
 
 def __getattr__(name):
@@ -81,6 +82,16 @@ def emit(kind, **fields):
     """Send one event to every observer (callers test ``if state.observers:`` first)."""
     for observer in tuple(state.observers):
         observer(kind, **fields)
+
+
+def node_created(node, outputs):
+    """Send ``node_created`` to every observer (``Function.apply`` tests
+    ``if state.observers:`` first); an ``Emitter`` gets it positionally."""
+    for observer in tuple(state.observers):
+        if isinstance(observer, Emitter):
+            observer.node_created(node, outputs)
+        else:
+            observer("node_created", node=node, outputs=outputs)
 
 
 def notifier():
@@ -115,6 +126,9 @@ class Emitter:
 
     def __call__(self, kind, **fields):
         self.send(kind, **fields)
+
+    def node_created(self, node, outputs):
+        self.send("node_created", node=node, outputs=outputs)
 
     def node_ready(self, pass_id, node, ready):
         self.send("node_ready", pass_id=pass_id, node=node, queue=queue_of(ready))

@@ -14,13 +14,14 @@ from minigrad.autograd._captions import Captioner
 from minigrad.autograd._events import (
     EventCollector,
     RecordingTruncated,
+    plain_events,
     structure_edges,
     structure_info,
     structure_saved_names,
 )
 from minigrad.autograd._replay import Replayer
 from minigrad.autograd._values import FULL_LIMIT, ValueTable, canonical, freeze, thaw
-from minigrad.autograd.snapshot import GraphBuilder, Snapshot
+from minigrad.autograd.snapshot import GraphBuilder, Snapshot, collector_paused
 
 __all__ = ["record", "Recording", "RecordingTruncated", "FORMAT"]
 
@@ -73,12 +74,21 @@ class Recording:
         self._collector, self._names = _collector, _names
         self._replayer = None
         self.snapshot = None
-        self._events, self._values = [], []          # plain data, never handed out
+        self._stored, self._values = [], []   # plain data (or compact tuples), never handed out
+        self._compact = False                 # whether _stored may still hold tuples
         self._frozen_events = self._frozen_values = None
         self.truncated = False
         self.limits = {}
         if data is not None:
             self._load(data)
+
+    @property
+    def _events(self):
+        """The events as plain dicts (those stored as compact tuples converted on first use)."""
+        if self._compact:
+            plain_events(self._stored)
+            self._compact = False
+        return self._stored
 
     @property
     def events(self):
@@ -112,31 +122,36 @@ class Recording:
         names = self._names
         if names is None:
             names = sys._getframe(1).f_locals
-        snap = Snapshot(_final_snapshot(collector, names))
-        self._load({"format": FORMAT, "snapshot": snap, "events": collector.plain_events(),
+        with collector_paused():
+            snap = Snapshot(_final_snapshot(collector, names))
+        self._load({"format": FORMAT, "snapshot": snap, "events": collector.events,
                     "values": collector.values, "truncated": collector.truncated,
                     "limits": {"full_limit": collector.values.full_limit,
                                "max_events": collector.max_events,
-                               "max_bytes": collector.max_bytes}})
+                               "max_bytes": collector.max_bytes}}, compact=True)
         return False
 
-    def _load(self, data):
+    def _load(self, data, compact=False):
         snapshot = data["snapshot"]
         self.snapshot = snapshot if isinstance(snapshot, Snapshot) else \
             Snapshot.from_dict(snapshot)
         values = data["values"]
-        self._events = list(data["events"])
+        self._stored = data["events"] if compact else list(data["events"])
+        self._compact = compact
         self._values = values if isinstance(values, ValueTable) else list(values)
         self._frozen_events = self._frozen_values = None
         self.truncated = bool(data.get("truncated", False))
         self.limits = dict(data.get("limits", {}))
         self._replayer = None
 
+    def _finished(self):
+        if self._collector is not None:
+            raise RuntimeError("the recording is still running: read it after the "
+                               "`with record()` block")
+
     def _ready(self):
         if self._replayer is None:
-            if self._collector is not None:
-                raise RuntimeError("the recording is still running: read it after the "
-                                   "`with record()` block")
+            self._finished()
             plain = self.snapshot._plain
             edges = _edges_by_node(plain)
             values = self._plain_values()  # frames share these plain Values: read-only
@@ -150,7 +165,7 @@ class Recording:
 
     # ----------------------------------------------------------------- reading
     def __len__(self):
-        return len(self._events)
+        return len(self._stored)
 
     def state_at(self, i):
         """The state of the graph after event ``i`` (negative ``i`` counts from the end).
@@ -197,7 +212,7 @@ class Recording:
 
     # ----------------------------------------------------------------- plain data
     def to_dict(self):
-        self._ready()
+        self._finished()
         return {"format": FORMAT, "snapshot": self.snapshot.to_dict(),
                 "events": thaw(self._events), "values": thaw(self._plain_values()),
                 "truncated": self.truncated, "limits": dict(self.limits)}
@@ -205,7 +220,7 @@ class Recording:
     def to_json(self, indent=None):
         # The same text as json.dumps(self.to_dict()), written straight from the recording's
         # own read-only data (JSON writes tuples as lists): no copy first.
-        self._ready()
+        self._finished()
         return json.dumps({"format": FORMAT, "snapshot": self.snapshot._plain,
                            "events": self._events, "values": self._plain_values(),
                            "truncated": self.truncated, "limits": dict(self.limits)},
@@ -229,7 +244,7 @@ class Recording:
     def __repr__(self):
         if self._collector is not None:
             return f"<Recording: running, {len(self._collector.events)} events so far>"
-        return f"<Recording: {len(self._events)} events, {len(self.passes)} backward passes" \
+        return f"<Recording: {len(self._stored)} events, {len(self.passes)} backward passes" \
                f"{', truncated' if self.truncated else ''}>"
 
 
@@ -246,6 +261,9 @@ def _edges_by_node(snapshot):
 
 def _final_snapshot(collector, names):
     builder = GraphBuilder(collector.values.full_limit)
+    operands = collector.plain_operands()
+    for nid, (_, values, tensors) in operands.items():  # the values when it ran, not after
+        builder.operands[nid] = values, tensors
     for ref in collector.root_refs.values():
         tensor = ref()
         if tensor is not None:
@@ -255,14 +273,10 @@ def _final_snapshot(collector, names):
         if tensor is not None:
             builder.add_tensor(tensor)
     builder.walk()
-    for nid, (_, operands, tensors) in collector.operands.items():
-        entry = builder.nodes.get(nid)
-        if entry is not None and entry[0] is not None:  # the values when it ran, not after
-            builder.operands[nid] = operands, tensors
     # A node the tensors alive now do not lead to is described from what was seen of it.
     for nid, structure in collector.structures.items():
         if nid not in builder.nodes:
-            _add_ghost(builder, structure, collector.released.get(nid, ()), collector.operands)
+            _add_ghost(builder, structure, collector.released.get(nid, ()), operands)
     return builder.finish(names)
 
 
