@@ -83,11 +83,12 @@ class NanMedian(Median):
 
     @staticmethod
     def forward(ctx, x):
-        _check_median(x)
         flat = x._data.reshape(-1)
+        if flat.size:
+            _check_median(x, "median_cpu")
         kept = flat[~np.isnan(flat)] if flat.dtype.kind == "f" else flat
         if kept.size == 0:
-            result = np.asarray(np.nan, dtype=flat.dtype)
+            result = _nan_as(flat.dtype)
         else:
             result = np.asarray(kept[_lower_median_index(kept, 0)[0]])
         ctx.save_for_backward(x, result)
