@@ -293,3 +293,36 @@ def test_a_function_that_raises_still_names_its_tensors():
     assert stepper.state["kind"] == "error"
     names = {t["name"] for t in stepper.recording.snapshot.tensors}
     assert {"x", "loss"} <= names
+
+
+def _leaf_and_saved_titles(stepper):
+    """The leaf boxes, the ``.grad`` arrows into them and the saved slots' titles, by name."""
+    scene = stepper.playback.drawing.scene
+    leaves = sorted(i.name for i in scene.items.values() if i.kind == "leaf")
+    grads = sorted(scene.items[k.target].name for k in scene.links if k.kind == "variable")
+    saved = sorted(i.title for i in scene.items.values() if i.kind == "saved")
+    return leaves, grads, saved
+
+
+def test_a_recorded_block_draws_leaves_and_saved_names_as_the_loss_based_stepper():
+    # Issue 15 item 6: in a record() block whose temporaries die before it ends, every node is
+    # a ghost; the leaves and the tensors the nodes saved were dropped ("a tensor").
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    with record(names={"x": x, "w": w}) as rec:
+        (x * w ** 2).sum().backward()
+    recorded = Stepper(rec, show_saved=True)
+    x.grad = w.grad = None
+    loss = (x * w ** 2).sum()
+    from_loss = Stepper(loss, show_saved=True, names={"x": x, "w": w, "loss": loss})
+    leaves, grads, saved = _leaf_and_saved_titles(recorded)
+    assert leaves == grads == ["w", "x"]
+    assert (leaves, grads, saved) == _leaf_and_saved_titles(from_loss)
+    assert "MulBackward0: saved self = x" in saved and "PowBackward0: saved self = w" in saved
+    # and at the end of the pass the drawn leaves hold their .grad, sent along the arrows
+    recorded.last()
+    scene = recorded.playback.drawing.scene
+    assert [recorded.element_state(i) for i, item in scene.items.items()
+            if item.kind == "leaf"] == ["hasgrad", "hasgrad"]
+    assert [recorded.element_state(k.id) for k in scene.links
+            if k.kind == "variable"] == ["sent", "sent"]

@@ -193,9 +193,11 @@ def _saved_items(g, scene, nid, opts):
         scene.link(Link(f"{nid}-s{k}-e", "saved", nid, item.id))
 
 
-def _shown_in_backward(g, tid):
+def _shown_in_backward(g, tid, written):
+    """A root, a tensor made by a drawn node, or a leaf an AccumulateGrad writes into (its
+    ``accumulator`` may be gone with a recording's temporaries: the ``variable`` edge stays)."""
     tensor = g.tensors[tid]
-    if g.is_root(tid) or g.edges_from(tensor.get("accumulator"), "variable"):
+    if g.is_root(tid) or tid in written or g.edges_from(tensor.get("accumulator"), "variable"):
         return True
     return bool(tensor.get("grad_fn") in g.nodes)
 
@@ -210,8 +212,9 @@ def backward_scene(g, opts):
         scene.add(_node_item(g, nid))
     for cid in g.constants:
         scene.add(_stub_item(g, cid, opts))
+    written = {e.get("target") for e in g.edges if e.get("kind") == "variable"}
     for tid in g.tensors:
-        if _shown_in_backward(g, tid):
+        if _shown_in_backward(g, tid, written):
             scene.add(_tensor_item(g, tid, opts))
     fan_out = {nid: len(g.next_edges(nid)) for nid in g.nodes}
     for nid in g.nodes:
