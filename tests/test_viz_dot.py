@@ -370,6 +370,39 @@ def test_shared_parameters_in_big_graphs_get_a_reference_per_use():
     assert not any("mg-ref" in n["class"] for n in small.values())
 
 
+def test_shared_parameter_counters_agree_within_one_layer_call():
+    # Issue 15 item 9: "bias use 1 of 30" beside "weight use 30 of 30" for the same call.
+    from minigrad import nn
+    from viz.compose import build_scene
+    minigrad.manual_seed(0)
+    cell = nn.Linear(3, 3)
+    h = minigrad.zeros(1, 3)
+    for _ in range(30):
+        h = minigrad.tanh(cell(h))
+    scene = build_scene(h.sum(), collapse=None, names={"cell": cell})
+    targets = {}
+    for link in scene.links:
+        targets.setdefault(link.source, []).append(link.target)
+
+    def uses(item_id):  # the "use k of n" numbers reached from a node, through TBackward0
+        found = []
+        for target in targets.get(item_id, ()):
+            item = scene.items[target]
+            if item.kind == "ref":
+                found.append(re.match(r"use (\d+) of (\d+) of (\S+):", item.title).groups())
+            elif item.name == "TBackward0":
+                found += uses(target)
+        return sorted(found, key=lambda use: use[2])
+
+    calls = [uses(i) for i, item in scene.items.items() if item.name == "AddmmBackward0"]
+    assert len(calls) == 30
+    for (k_bias, n_bias, bias), (k_weight, n_weight, weight) in calls:
+        assert (bias, weight) == ("cell.bias", "cell.weight")
+        assert (k_bias, n_bias) == (k_weight, n_weight)
+    # numbered in the order the calls were made: the last call (next to the output) is 30
+    assert calls[0][0][:2] == ("30", "30")
+
+
 def test_several_tensors_and_live_tensors_to_highlight():
     torch = pytest.importorskip("minigrad")
     x = torch.tensor([1.0, 2.0], requires_grad=True)
