@@ -459,7 +459,7 @@ def test_frames_of_the_notes_example():
         n["id"] for n in snap.nodes if n["name"] == "MulBackward0")
     ran = [e for e in rec.events if e["kind"] == "node_ran"]
     mul = next(e for e in ran if e["node"] == snap[h]["grad_fn"])
-    assert rec.caption(mul["i"]) == ("MulBackward0 (h) runs: it receives [2., 2.] and sends "
+    assert rec.caption(mul["i"]) == ("MulBackward0 #1 (h) runs: it receives [2., 2.] and sends "
                                      "[6., 8.] to x's AccumulateGrad and [2., 4.] to w's "
                                      "AccumulateGrad.")
     accumulated = [e for e in rec.events if e["kind"] == "grad_accumulated"]

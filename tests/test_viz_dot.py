@@ -403,6 +403,61 @@ def test_shared_parameter_counters_agree_within_one_layer_call():
     assert calls[0][0][:2] == ("30", "30")
 
 
+def _mlp_loss():
+    from minigrad import nn
+    minigrad.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 4), nn.Tanh(),
+                          nn.Linear(4, 1))
+    x, y = minigrad.randn(5, 2), minigrad.randn(5, 1)
+    loss = ((model(x) - y) ** 2).mean() + (model[0].weight ** 2).sum()
+    return model, loss
+
+
+def _numbers(scene):
+    """{node id: "#k"} for every node or op box that carries a number."""
+    found = {}
+    for item_id, item in scene.items.items():
+        if item.kind in ("fn", "op"):
+            tags = [m for line in item.lines for m in re.findall(r"#\d+", line.text)]
+            assert len(tags) <= 1, item.lines
+            found[item_id] = tags[0] if tags else None
+    return found
+
+
+def test_nodes_are_numbered_once_in_creation_order_in_every_view():
+    # Issue 15 item 8: AddmmBackward0 unnumbered, then #3 after backward; PowBackward0, #2, #3
+    # with no #1; transposed1 attached to the unnumbered TBackward0.
+    from viz.data import load
+    from viz.playback import Playback, record_target
+    model, loss = _mlp_loss()
+    names = {"model": model, "loss": loss}
+    snap, _ = load(loss, names=names)
+    nodes = {n["id"]: n for n in snap["nodes"] if n["kind"] == "function"}
+    by_class = {}
+    for nid, node in sorted(nodes.items(), key=lambda kv: kv[1]["sequence_nr"]):
+        by_class.setdefault(node["name"], []).append(nid)
+    expected = {nid: (f"#{k}" if len(ids) > 1 else None)
+                for ids in by_class.values() for k, nid in enumerate(ids, 1)}
+    assert {len(by_class[c]) for c in ("AddmmBackward0", "TBackward0", "PowBackward0")} == {3, 2}
+    views = {"still": viz.draw(loss, names=names).scene,
+             "forward": viz.draw(loss, view="forward", names=names).scene}
+    playback = Playback(record_target(loss, retain_graph=True, names=names))
+    views["stepper"] = playback.drawing.scene
+    views["still after backward"] = viz.draw(loss, names=names).scene
+    for view, scene in views.items():
+        assert _numbers(scene) == {k: v for k, v in expected.items() if k in scene.items}, view
+    # the captions call each node by the same number
+    for nid, tag in expected.items():
+        said = [c for c in playback.data["captions"] if f"{nodes[nid]['name']} #" in c
+                and f"{nodes[nid]['name']} {tag}" in c]
+        assert tag is None or said, (nid, tag)
+    # an unnamed output numbered k is the output of its class's node #k
+    for tensor in load(loss, names=names)[0]["tensors"]:
+        number = re.fullmatch(r"transposed(\d+)", tensor["name"])
+        if number:
+            assert expected[tensor["grad_fn"]] == f"#{number.group(1)}"
+
+
 def test_several_tensors_and_live_tensors_to_highlight():
     torch = pytest.importorskip("minigrad")
     x = torch.tensor([1.0, 2.0], requires_grad=True)

@@ -135,13 +135,12 @@ def scalar_text(node):
 
 
 def _label_tag(node):
-    """``#2`` for the second of several nodes of one class whose outputs are all gone, from
-    the snapshot's unique ``label`` (``SumBackward0 #2``), which captions use too. (A label
-    ``MulBackward0 (h)`` needs no tag: the arrow from ``h`` marks the node.)"""
+    """``#2`` for the second (in creation order) of several nodes of one class, from the
+    snapshot's unique ``label`` (``SumBackward0 #2``, ``MulBackward0 #2 (h)``), which the
+    captions use too: every view numbers a node the same way."""
     name, label = str(node.get("name") or ""), str(node.get("label") or "")
-    if not name or not label.startswith(name + " #"):
-        return ""
-    return clean(label[len(name):].strip(), 12)
+    number = re.match(r" #(\d+)\b", label[len(name):]) if label.startswith(name) else None
+    return f"#{number.group(1)}" if number else ""
 
 
 def _stub_item(g, cid, opts):
@@ -246,7 +245,9 @@ def _backward_link(scene, edge, fan_out):
 def _op_item(g, nid):
     node = g.nodes[nid]
     name = clean(node.get("name") or nid)
-    lines = [Line(clean(op_symbol(node.get("name") or nid), 16), "title"), Line(name)]
+    tag = _label_tag(node)
+    lines = [Line(clean(op_symbol(node.get("name") or nid), 16), "title"),
+             Line(f"{name} {tag}" if tag else name)]
     scalars = scalar_text(node)
     if scalars:
         lines.append(Line(scalars))
