@@ -326,3 +326,38 @@ def test_a_recorded_block_draws_leaves_and_saved_names_as_the_loss_based_stepper
             if item.kind == "leaf"] == ["hasgrad", "hasgrad"]
     assert [recorded.element_state(k.id) for k in scene.links
             if k.kind == "variable"] == ["sent", "sent"]
+
+
+def _fan_in_retained_released():
+    """A fan-in (x is used twice), a retained non-leaf, saved tensors released, .grad written
+    (the tensors outlive the program, so that the stepper draws them)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = x * x
+    h.retain_grad()
+
+    def program():
+        (h * x).sum().backward()
+        return {"x": x, "h": h}
+    return program
+
+
+def test_the_key_lists_the_states_the_frames_show():
+    # Issue 15 item 15: the key lacked fan-in, .grad written, retained and released; it now
+    # lists what this stepper's frames contain, and only that.
+    full = Stepper(_fan_in_retained_released(), show_saved=True).playback.data["key"]
+    classes = [cls for cls, _ in full]
+    for cls in ("running", "waiting", "done", "flow", "summing", "gradnew", "retained",
+                "released"):
+        assert cls in classes, cls
+    assert "hook" not in classes and "error" not in classes   # none fires, nothing fails
+    texts = dict(full)
+    assert "fan-in" in texts["summing"] and ".grad" in texts["gradnew"]
+    assert "retain_grad" in texts["retained"] and "released" in texts["released"]
+
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+
+    def plain():   # AddBackward0 and SumBackward0 save nothing
+        (w + 1).sum().backward()
+    simple = [cls for cls, _ in Stepper(plain).playback.data["key"]]
+    assert "summing" not in simple and "retained" not in simple and "released" not in simple
+    assert "gradnew" in simple and "running" in simple
