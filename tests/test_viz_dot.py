@@ -316,7 +316,9 @@ def test_recording_state_marks_ran_current_pending_ready_and_released():
     assert "mg-released" in nodes["p-n1-s0"]["class"]
     assert "mg-released" not in nodes["p-n1-s1"]["class"]
     assert "grad [4, 5, 6]" in nodes["p-t1"]["label"]
-    assert 'label="MulBackward0 runs"' in text
+    # the caption: left-aligned lines in a cell wide enough for a wide font (issue 15 item 13)
+    assert re.search(r'graph \[label=<<TABLE[^\n]*<TD ALIGN="LEFT" BALIGN="LEFT" WIDTH="\d+">'
+                     r'MulBackward0 runs</TD>[^\n]*labelloc=b labeljust=l\]', text)
 
 
 def test_plain_labels_for_engines_without_html_labels():
