@@ -459,7 +459,7 @@ def test_frames_of_the_notes_example():
         n["id"] for n in snap.nodes if n["name"] == "MulBackward0")
     ran = [e for e in rec.events if e["kind"] == "node_ran"]
     mul = next(e for e in ran if e["node"] == snap[h]["grad_fn"])
-    assert rec.caption(mul["i"]) == ("MulBackward0 (h) runs: it receives [2., 2.] and sends "
+    assert rec.caption(mul["i"]) == ("MulBackward0 #1 (h) runs: it receives [2., 2.] and sends "
                                      "[6., 8.] to x's AccumulateGrad and [2., 4.] to w's "
                                      "AccumulateGrad.")
     accumulated = [e for e in rec.events if e["kind"] == "grad_accumulated"]
@@ -735,3 +735,18 @@ def test_dependencies_caption_counts_the_nodes_grad_skips(make, count):
         minigrad.autograd.grad(make(x, w), x)
     (index,) = [e["i"] for e in rec.events if e["kind"] == "dependencies"]
     assert f" {count} for the requested inputs." in rec.state_at(index)["caption"]
+
+
+def test_a_node_gone_before_the_block_ends_still_names_its_saved_tensors():
+    # Issue 15 item 6: the temporaries of (x * w ** 2).sum() die inside the block; their nodes
+    # are described from what was seen of them, and that includes the tensors they saved.
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    with record(names={"x": x, "w": w}) as rec:
+        (x * w ** 2).sum().backward()
+    snap = rec.snapshot.to_dict()
+    ids = {t["name"]: t["id"] for t in snap["tensors"]}
+    saved = {n["name"]: [(s["name"], s["tensor"]) for s in n["saved"]] for n in snap["nodes"]
+             if not n["alive"]}
+    assert saved["MulBackward0"] == [("self", ids["x"]), ("other", None)]  # w ** 2 is gone
+    assert saved["PowBackward0"] == [("self", ids["w"])]

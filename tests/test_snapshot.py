@@ -203,7 +203,8 @@ def test_metadata_and_labels():
     b.grad_fn.metadata["note"] = 42
     snap = snapshot(b, names={"a": a})
     labels = sorted(n["label"] for n in snap.nodes)
-    assert labels == ["AccumulateGrad (leaf)", "MulBackward0 (a)", "MulBackward0 (mul)"]
+    # two MulBackward0: numbered in creation order, each with its output's name
+    assert labels == ["AccumulateGrad (leaf)", "MulBackward0 #1 (a)", "MulBackward0 #2 (mul)"]
     assert _nodes(snap, "MulBackward0")[0]["metadata"] == {"note": "42"}
     assert [n["sequence_nr"] for n in _nodes(snap, "AccumulateGrad")] == [2**64 - 1]
     assert [n["kind"] for n in snap.nodes] == ["function", "function", "accumulate"]

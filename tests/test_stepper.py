@@ -293,3 +293,71 @@ def test_a_function_that_raises_still_names_its_tensors():
     assert stepper.state["kind"] == "error"
     names = {t["name"] for t in stepper.recording.snapshot.tensors}
     assert {"x", "loss"} <= names
+
+
+def _leaf_and_saved_titles(stepper):
+    """The leaf boxes, the ``.grad`` arrows into them and the saved slots' titles, by name."""
+    scene = stepper.playback.drawing.scene
+    leaves = sorted(i.name for i in scene.items.values() if i.kind == "leaf")
+    grads = sorted(scene.items[k.target].name for k in scene.links if k.kind == "variable")
+    saved = sorted(i.title for i in scene.items.values() if i.kind == "saved")
+    return leaves, grads, saved
+
+
+def test_a_recorded_block_draws_leaves_and_saved_names_as_the_loss_based_stepper():
+    # Issue 15 item 6: in a record() block whose temporaries die before it ends, every node is
+    # a ghost; the leaves and the tensors the nodes saved were dropped ("a tensor").
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    with record(names={"x": x, "w": w}) as rec:
+        (x * w ** 2).sum().backward()
+    recorded = Stepper(rec, show_saved=True)
+    x.grad = w.grad = None
+    loss = (x * w ** 2).sum()
+    from_loss = Stepper(loss, show_saved=True, names={"x": x, "w": w, "loss": loss})
+    leaves, grads, saved = _leaf_and_saved_titles(recorded)
+    assert leaves == grads == ["w", "x"]
+    assert (leaves, grads, saved) == _leaf_and_saved_titles(from_loss)
+    assert "MulBackward0: saved self = x" in saved and "PowBackward0: saved self = w" in saved
+    # and at the end of the pass the drawn leaves hold their .grad, sent along the arrows
+    recorded.last()
+    scene = recorded.playback.drawing.scene
+    assert [recorded.element_state(i) for i, item in scene.items.items()
+            if item.kind == "leaf"] == ["hasgrad", "hasgrad"]
+    assert [recorded.element_state(k.id) for k in scene.links
+            if k.kind == "variable"] == ["sent", "sent"]
+
+
+def _fan_in_retained_released():
+    """A fan-in (x is used twice), a retained non-leaf, saved tensors released, .grad written
+    (the tensors outlive the program, so that the stepper draws them)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = x * x
+    h.retain_grad()
+
+    def program():
+        (h * x).sum().backward()
+        return {"x": x, "h": h}
+    return program
+
+
+def test_the_key_lists_the_states_the_frames_show():
+    # Issue 15 item 15: the key lacked fan-in, .grad written, retained and released; it now
+    # lists what this stepper's frames contain, and only that.
+    full = Stepper(_fan_in_retained_released(), show_saved=True).playback.data["key"]
+    classes = [cls for cls, _ in full]
+    for cls in ("running", "waiting", "done", "flow", "summing", "gradnew", "retained",
+                "released"):
+        assert cls in classes, cls
+    assert "hook" not in classes and "error" not in classes   # none fires, nothing fails
+    texts = dict(full)
+    assert "fan-in" in texts["summing"] and ".grad" in texts["gradnew"]
+    assert "retain_grad" in texts["retained"] and "released" in texts["released"]
+
+    w = minigrad.tensor([1.0, 2.0], requires_grad=True)
+
+    def plain():   # AddBackward0 and SumBackward0 save nothing
+        (w + 1).sum().backward()
+    simple = [cls for cls, _ in Stepper(plain).playback.data["key"]]
+    assert "summing" not in simple and "retained" not in simple and "released" not in simple
+    assert "gradnew" in simple and "running" in simple

@@ -320,3 +320,34 @@ def test_jupyterlab_next_moves_the_highlight(browser, lab):
     page.close()
     assert before and after and before != after
     assert not [e for e in errors if "mgs" in e or "stepper" in e]
+
+
+def test_the_key_has_a_distinct_swatch_for_every_state_it_lists(browser, tmp_path):
+    # Issue 15 item 15: fan-in, .grad written, retained and released are in the key, each
+    # with a swatch that differs from the others by more than its colour.
+    import minigrad as torch
+    from viz.export import save_html
+
+    def program():
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x * x
+        h.retain_grad()
+        y = h * x
+        y.register_hook(lambda g: g)
+        y.sum().backward()
+        return locals()   # named, and alive when the recording ends: drawn
+    path = save_html(program, tmp_path / "key.html", show_saved=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(path.as_uri())
+    page.wait_for_selector("body[data-frame='0']", state="attached")
+    swatches = page.evaluate("""() => [...document.querySelectorAll('.mgs-key span')].map(s => {
+        const b = getComputedStyle(s, '::before');
+        return [s.className, s.textContent, b.borderTopWidth + ' ' + b.borderTopStyle + ' ' +
+                b.borderLeftStyle + ' ' + b.borderRadius + ' ' + b.opacity + ' ' + b.height];
+    })""")
+    page.close()
+    shown = {cls.removeprefix("mgs-key-"): look for cls, _, look in swatches}
+    for cls in ("summing", "gradnew", "retained", "released", "hook", "running", "flow"):
+        assert cls in shown, (cls, swatches)
+    looks = list(shown.values())
+    assert len(set(looks)) == len(looks), swatches   # no two alike without their colours

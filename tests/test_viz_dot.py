@@ -316,7 +316,9 @@ def test_recording_state_marks_ran_current_pending_ready_and_released():
     assert "mg-released" in nodes["p-n1-s0"]["class"]
     assert "mg-released" not in nodes["p-n1-s1"]["class"]
     assert "grad [4, 5, 6]" in nodes["p-t1"]["label"]
-    assert 'label="MulBackward0 runs"' in text
+    # the caption: left-aligned lines in a cell wide enough for a wide font (issue 15 item 13)
+    assert re.search(r'graph \[label=<<TABLE[^\n]*<TD ALIGN="LEFT" BALIGN="LEFT" WIDTH="\d+">'
+                     r'MulBackward0 runs</TD>[^\n]*labelloc=b labeljust=l\]', text)
 
 
 def test_plain_labels_for_engines_without_html_labels():
@@ -368,6 +370,94 @@ def test_shared_parameters_in_big_graphs_get_a_reference_per_use():
     assert len(accs) == 2  # each AccumulateGrad is still drawn once
     small, _ = dot_of(chain(12, width=2))
     assert not any("mg-ref" in n["class"] for n in small.values())
+
+
+def test_shared_parameter_counters_agree_within_one_layer_call():
+    # Issue 15 item 9: "bias use 1 of 30" beside "weight use 30 of 30" for the same call.
+    from minigrad import nn
+    from viz.compose import build_scene
+    minigrad.manual_seed(0)
+    cell = nn.Linear(3, 3)
+    h = minigrad.zeros(1, 3)
+    for _ in range(30):
+        h = minigrad.tanh(cell(h))
+    scene = build_scene(h.sum(), collapse=None, names={"cell": cell})
+    targets = {}
+    for link in scene.links:
+        targets.setdefault(link.source, []).append(link.target)
+
+    def uses(item_id):  # the "use k of n" numbers reached from a node, through TBackward0
+        found = []
+        for target in targets.get(item_id, ()):
+            item = scene.items[target]
+            if item.kind == "ref":
+                found.append(re.match(r"use (\d+) of (\d+) of (\S+):", item.title).groups())
+            elif item.name == "TBackward0":
+                found += uses(target)
+        return sorted(found, key=lambda use: use[2])
+
+    calls = [uses(i) for i, item in scene.items.items() if item.name == "AddmmBackward0"]
+    assert len(calls) == 30
+    for (k_bias, n_bias, bias), (k_weight, n_weight, weight) in calls:
+        assert (bias, weight) == ("cell.bias", "cell.weight")
+        assert (k_bias, n_bias) == (k_weight, n_weight)
+    # numbered in the order the calls were made: the last call (next to the output) is 30
+    assert calls[0][0][:2] == ("30", "30")
+
+
+def _mlp_loss():
+    from minigrad import nn
+    minigrad.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 4), nn.Tanh(),
+                          nn.Linear(4, 1))
+    x, y = minigrad.randn(5, 2), minigrad.randn(5, 1)
+    loss = ((model(x) - y) ** 2).mean() + (model[0].weight ** 2).sum()
+    return model, loss
+
+
+def _numbers(scene):
+    """{node id: "#k"} for every node or op box that carries a number."""
+    found = {}
+    for item_id, item in scene.items.items():
+        if item.kind in ("fn", "op"):
+            tags = [m for line in item.lines for m in re.findall(r"#\d+", line.text)]
+            assert len(tags) <= 1, item.lines
+            found[item_id] = tags[0] if tags else None
+    return found
+
+
+def test_nodes_are_numbered_once_in_creation_order_in_every_view():
+    # Issue 15 item 8: AddmmBackward0 unnumbered, then #3 after backward; PowBackward0, #2, #3
+    # with no #1; transposed1 attached to the unnumbered TBackward0.
+    from viz.data import load
+    from viz.playback import Playback, record_target
+    model, loss = _mlp_loss()
+    names = {"model": model, "loss": loss}
+    snap, _ = load(loss, names=names)
+    nodes = {n["id"]: n for n in snap["nodes"] if n["kind"] == "function"}
+    by_class = {}
+    for nid, node in sorted(nodes.items(), key=lambda kv: kv[1]["sequence_nr"]):
+        by_class.setdefault(node["name"], []).append(nid)
+    expected = {nid: (f"#{k}" if len(ids) > 1 else None)
+                for ids in by_class.values() for k, nid in enumerate(ids, 1)}
+    assert {len(by_class[c]) for c in ("AddmmBackward0", "TBackward0", "PowBackward0")} == {3, 2}
+    views = {"still": viz.draw(loss, names=names).scene,
+             "forward": viz.draw(loss, view="forward", names=names).scene}
+    playback = Playback(record_target(loss, retain_graph=True, names=names))
+    views["stepper"] = playback.drawing.scene
+    views["still after backward"] = viz.draw(loss, names=names).scene
+    for view, scene in views.items():
+        assert _numbers(scene) == {k: v for k, v in expected.items() if k in scene.items}, view
+    # the captions call each node by the same number
+    for nid, tag in expected.items():
+        said = [c for c in playback.data["captions"] if f"{nodes[nid]['name']} #" in c
+                and f"{nodes[nid]['name']} {tag}" in c]
+        assert tag is None or said, (nid, tag)
+    # an unnamed output numbered k is the output of its class's node #k
+    for tensor in load(loss, names=names)[0]["tensors"]:
+        number = re.fullmatch(r"transposed(\d+)", tensor["name"])
+        if number:
+            assert expected[tensor["grad_fn"]] == f"#{number.group(1)}"
 
 
 def test_several_tensors_and_live_tensors_to_highlight():

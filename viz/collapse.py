@@ -248,13 +248,16 @@ def reroute(scene, links, where):
                         set(link.flags)))
 
 
-def split_shared(scene, min_uses=SHARED_USES):
+def split_shared(scene, min_uses=SHARED_USES, order=None):
     """Give each use of a shared parameter's AccumulateGrad its own small reference box.
 
     A weight reused across a deep graph (an unrolled RNN) pulls long arrows from every use to
     one box, and Graphviz's layout time explodes with them (minutes for 300 steps). Each use
     then points at a ``ref`` box ``<acc id>-r<k>`` next to it, which names the parameter; the
     AccumulateGrad itself stays drawn once, above its leaf.
+
+    Uses are numbered in the order their nodes were made (``order``: item id → the node's
+    ``sequence_nr``), so that the weight and the bias of one layer call have the same number.
     """
     uses = {}
     for link in scene.links:
@@ -263,6 +266,8 @@ def split_shared(scene, min_uses=SHARED_USES):
     for acc_id, links in uses.items():
         if len({link.source for link in links}) < min_uses:
             continue
+        if order is not None:
+            links.sort(key=lambda link: order.get(link.source, float("inf")))
         acc = scene.items[acc_id]
         leaf = acc.lines[1].text.removeprefix("into ").removesuffix(".grad") \
             if len(acc.lines) > 1 else acc.name

@@ -221,7 +221,7 @@ def build_scene(obj, view="backward", values=None, grads=None, show_saved=False,
     if collapse == "auto":
         _auto_collapse(scene, g, obj, names, expand, collapse_depth)
     if len(scene.items) > BIG and not scene.members:
-        split_shared(scene)
+        split_shared(scene, order={nid: n.get("sequence_nr") or 0 for nid, n in g.nodes.items()})
     if max_nodes == "auto" and collapse is not None:
         _auto_limit(scene, total)
     elif max_nodes not in (None, "auto"):

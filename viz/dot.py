@@ -141,6 +141,34 @@ def _clusters(scene, prefix, p, html):
     return lines
 
 
+CAPTION_CHARS = 60   # a caption is wrapped to lines of at most this many characters
+CAPTION_EM = 0.62    # the width kept per character: a monospace font's, wider than any sans
+
+
+def _caption_lines(text):
+    lines, line = [], ""
+    for word in str(text).split():
+        if line and len(line) + 1 + len(word) > CAPTION_CHARS:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return lines + [line] if line else lines
+
+
+def _caption_label(text, html):
+    """The graph label of a caption: left-aligned lines, in a box as wide as the longest line
+    in a wide font. Graphviz measures text with the layout machine's font; a viewer with a
+    wider one would see one long centred line cut off at both ends of the picture."""
+    lines = _caption_lines(text)
+    if not html:  # ``\l`` ends a left-justified line
+        return '"' + "".join(_escape(line) + "\\l" for line in lines) + '"'
+    width = round(max(len(line) for line in lines) * CAPTION_EM * 10) + 4  # fontsize 10
+    body = '<BR ALIGN="LEFT"/>'.join(html_escape(line) for line in lines)
+    return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2"><TR>'
+            f'<TD ALIGN="LEFT" BALIGN="LEFT" WIDTH="{width}">{body}</TD></TR></TABLE>>')
+
+
 def write_dot(scene, prefix="mg", theme=None, html=True):
     """The DOT text of ``scene``; element ids start with ``prefix``.
 
@@ -163,7 +191,8 @@ def write_dot(scene, prefix="mg", theme=None, html=True):
     if scene.caption or scene.note:
         where = "b" if scene.caption else "t"
         text = " \N{EM DASH} ".join(t for t in (scene.note, scene.caption) if t)
-        head.append(f"  graph [label={quote(text)} labelloc={where} labeljust=l];")
+        head.append(f"  graph [label={_caption_label(text, html)} labelloc={where} "
+                    "labeljust=l];")
     body = _clusters(scene, prefix, p, html)
     body += [_edge_stmt(link, scene.items, prefix, p) for link in scene.links]
     return "\n".join(head + body + ["}"]) + "\n"

@@ -584,8 +584,7 @@ class _Builder:
             return ["future"], []
         error = state["error"]
         if error and error["node"] == nid:
-            return ["error"], [("error", line) for line in _wrap(
-                f"{error['type']}: {error['message']}", 46, 5)]
+            return ["error"], [("error", line) for line in _error_note(error)]
         if state["node"] == nid and not state["finished"] and node["kind"] == "accumulate" \
                 and state["api"] == "grad":   # torch only captures the gradient here
             return ["captured"], [("grad", "autograd.grad() takes the gradient here;"),
@@ -818,6 +817,18 @@ def _difference(total, part):
         return dict(total, data=minus(total["data"], part["data"]))
     except TypeError:
         return None
+
+
+def _error_note(error):
+    """The error's note on its node: one line, its type and what went wrong in a few words,
+    small enough to fit between the node and its neighbours without covering any of them
+    (the whole message is in the caption and the panel)."""
+    message = str(error["message"])
+    if "second time" in message:
+        message = "saved tensors already freed"
+    elif "modified by an inplace operation" in message:
+        message = "saved tensor changed in place"
+    return [_cut(f"{error['type']}: {message}", 44)]
 
 
 def _error_hint(message, node):

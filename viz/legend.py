@@ -1,7 +1,8 @@
 """The legend: one small graph that shows every element of the visual language, explained.
 
 ``viz.legend()`` draws it alone; ``viz.draw(..., legend=True)`` adds it beside a picture as a
-cluster whose elements carry the class ``mg-legend`` (the stepper leaves them alone).
+cluster whose elements carry the class ``mg-legend`` (the stepper leaves them alone). The
+stepper's key strip (:func:`stepper_key`) explains the states its frames show.
 
 Example:
     >>> d = legend(id_prefix="lg")
@@ -11,7 +12,7 @@ Example:
 
 from viz.scene import Item, Line, Link, Scene
 
-__all__ = ["legend", "add_legend", "legend_scene", "GROUP"]
+__all__ = ["legend", "add_legend", "legend_scene", "stepper_key", "GROUP"]
 
 GROUP = "legend: arrows point the way gradients flow in backward()"
 
@@ -101,3 +102,38 @@ def legend(theme=None, engine=None, id_prefix=None, view="backward"):
     """
     from viz.drawing import Drawing
     return Drawing(legend_scene(view), theme=theme, engine=engine, id_prefix=id_prefix)
+
+
+# The stepper's key: (the key entry's class, its words, the frame classes that show it, and
+# the event kinds one of which must have happened). Each entry's swatch in stepper.css has its
+# own border width, dash or shape, so that it reads without its colour.
+_KEY = [
+    ("running", "running node", {"running"}, None),
+    ("waiting", "waiting for grads", {"waiting"}, None),
+    ("ready", "in the ready queue", {"ready"}, None),
+    ("done", "done", {"done"}, None),
+    ("flow", "gradient sent", {"flow", "sent"}, None),
+    ("summing", "fan-in: gradients summed", {"summing", "sum"}, None),
+    ("gradnew", ".grad written", {"gradnew"}, {"grad_accumulated"}),
+    ("retained", "grad kept (retain_grad)", {"gradnew"}, {"grad_retained"}),
+    ("captured", "grad() takes it here", {"captured"}, None),
+    ("released", "saved tensors released", {"released", "justreleased", "freed"}, None),
+    ("hook", "hook fired", {"hookfire"}, None),
+    ("error", "error", {"error"}, None),
+]
+
+
+def stepper_key(data):
+    """``[[class, words], …]``: the key strip of a stepper whose frame data is ``data``
+    (:func:`viz.frames.build_frames`), one entry per state its frames show, in a fixed order.
+
+    Example:
+        >>> stepper_key({"classes": {"n1": [[0, "running"], [2, "done"]]},
+        ...              "kinds": ["node_started", "node_ran", "backward_finished"]})
+        [['running', 'running node'], ['done', 'done']]
+    """
+    shown = {word for timeline in data.get("classes", {}).values()
+             for _, classes in timeline for word in classes.split()}
+    kinds = set(data.get("kinds") or ())
+    return [[key, words] for key, words, classes, events in _KEY
+            if shown & classes and (events is None or kinds & events)]

@@ -25,6 +25,7 @@ from viz.boxes import merge_boxes
 from viz.data import is_tensor
 from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
+from viz.legend import stepper_key
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
 __all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS", "NODE_FRAMES"]
@@ -103,6 +104,7 @@ class Playback:
             names = {n["id"]: n["name"] for n in recording.snapshot.to_dict()["nodes"]}
             merge_boxes(self.data, scene.members, names)
         label_notes(self.data, {link.id: link.label for link in scene.links if link.label})
+        self.data["key"] = stepper_key(self.data)
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)

@@ -27,6 +27,7 @@ __all__ = ["FONT_SIZE", "LINE", "CHAR", "PAD", "geometry", "note_size", "place_n
            "widen", "frame_svg", "value_at", "covering", "STEPPER_CSS"]
 
 FONT_SIZE, LINE, CHAR, PAD, GAP = 10, 12, 6.0, 3, 5
+CAPTION_CHAR = 13 * 0.62  # room per character of a still's 13px caption, in a wide font
 DOT = 2  # radius of the dot where a leader line leaves its element
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e-?\d+)?")
 _SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -441,7 +442,7 @@ def _with_caption(svg, caption):
         return svg
     view = _VIEWBOX.search(svg)
     vx, vy, vw, vh = (float(v) for v in view.groups())
-    per_line = max(30, int(vw / 7))
+    per_line = max(30, int((vw - 12) / CAPTION_CHAR))
     words, lines, line = caption.split(), [], ""
     for word in words:
         if line and len(line) + len(word) + 1 > per_line:
@@ -452,8 +453,12 @@ def _with_caption(svg, caption):
     lines.append(line)
     lines = lines[:8]
     extra = 16 * len(lines) + 10
-    svg = svg.replace(view.group(0), f'viewBox="{vx:.2f} {vy:.2f} {vw:.2f} {vh + extra:.2f}"', 1)
-    svg = _SIZE.sub(lambda m: f'<svg{m.group(1)} width="{m.group(2)}pt" '
+    # As wide as the longest line in a wide font (a narrow picture grows to hold it).
+    width = max(vw, max(len(t) for t in lines) * CAPTION_CHAR + 12)
+    svg = svg.replace(view.group(0),
+                      f'viewBox="{vx:.2f} {vy:.2f} {width:.2f} {vh + extra:.2f}"', 1)
+    svg = _SIZE.sub(lambda m: f'<svg{m.group(1)} '
+                              f'width="{float(m.group(2)) * width / vw:.0f}pt" '
                               f'height="{float(m.group(3)) + extra:.0f}pt"', svg, count=1)
     texts = "".join(f'<text class="mgs-caption-line" x="{vx + 6:.1f}" '
                     f'y="{vy + vh + 16 * (k + 1):.1f}">{html.escape(xml_safe(t), quote=False)}'

@@ -135,13 +135,12 @@ def scalar_text(node):
 
 
 def _label_tag(node):
-    """``#2`` for the second of several nodes of one class whose outputs are all gone, from
-    the snapshot's unique ``label`` (``SumBackward0 #2``), which captions use too. (A label
-    ``MulBackward0 (h)`` needs no tag: the arrow from ``h`` marks the node.)"""
+    """``#2`` for the second (in creation order) of several nodes of one class, from the
+    snapshot's unique ``label`` (``SumBackward0 #2``, ``MulBackward0 #2 (h)``), which the
+    captions use too: every view numbers a node the same way."""
     name, label = str(node.get("name") or ""), str(node.get("label") or "")
-    if not name or not label.startswith(name + " #"):
-        return ""
-    return clean(label[len(name):].strip(), 12)
+    number = re.match(r" #(\d+)\b", label[len(name):]) if label.startswith(name) else None
+    return f"#{number.group(1)}" if number else ""
 
 
 def _stub_item(g, cid, opts):
@@ -193,9 +192,11 @@ def _saved_items(g, scene, nid, opts):
         scene.link(Link(f"{nid}-s{k}-e", "saved", nid, item.id))
 
 
-def _shown_in_backward(g, tid):
+def _shown_in_backward(g, tid, written):
+    """A root, a tensor made by a drawn node, or a leaf an AccumulateGrad writes into (its
+    ``accumulator`` may be gone with a recording's temporaries: the ``variable`` edge stays)."""
     tensor = g.tensors[tid]
-    if g.is_root(tid) or g.edges_from(tensor.get("accumulator"), "variable"):
+    if g.is_root(tid) or tid in written or g.edges_from(tensor.get("accumulator"), "variable"):
         return True
     return bool(tensor.get("grad_fn") in g.nodes)
 
@@ -210,8 +211,9 @@ def backward_scene(g, opts):
         scene.add(_node_item(g, nid))
     for cid in g.constants:
         scene.add(_stub_item(g, cid, opts))
+    written = {e.get("target") for e in g.edges if e.get("kind") == "variable"}
     for tid in g.tensors:
-        if _shown_in_backward(g, tid):
+        if _shown_in_backward(g, tid, written):
             scene.add(_tensor_item(g, tid, opts))
     fan_out = {nid: len(g.next_edges(nid)) for nid in g.nodes}
     for nid in g.nodes:
@@ -243,7 +245,9 @@ def _backward_link(scene, edge, fan_out):
 def _op_item(g, nid):
     node = g.nodes[nid]
     name = clean(node.get("name") or nid)
-    lines = [Line(clean(op_symbol(node.get("name") or nid), 16), "title"), Line(name)]
+    tag = _label_tag(node)
+    lines = [Line(clean(op_symbol(node.get("name") or nid), 16), "title"),
+             Line(f"{name} {tag}" if tag else name)]
     scalars = scalar_text(node)
     if scalars:
         lines.append(Line(scalars))

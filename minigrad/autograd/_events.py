@@ -22,7 +22,8 @@ from minigrad.autograd.snapshot import STRUCTURE_KEYS
 from minigrad.grad_mode import state
 
 __all__ = ["EventCollector", "RecordingTruncated", "VALUE_FIELDS", "COMPACT", "plain_events",
-           "structure_of", "structure_info", "structure_saved_names", "structure_edges"]
+           "structure_of", "structure_info", "structure_saved_names", "structure_saved_tensors",
+           "structure_edges"]
 
 # Fields whose tensors are gradient values (stored in the value table), not graph tensors.
 VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "grads_out",
@@ -448,9 +449,10 @@ def structure_of(node, nid):
 
     A flat tuple: the values of ``node_structure(node)`` in the order of ``STRUCTURE_KEYS``,
     then the names of its saved tensors, then ``(target id, input_nr, target id, input_nr,
-    ...)`` for its edges. Only plain values and tuples of them, one level deep: the garbage
-    collector stops watching such a tuple at its first or second collection, so ten thousand
-    of them do not make full collections come sooner.
+    ...)`` for its edges, then the ids of the tensors its saved slots hold. Only plain values
+    and tuples of them, one level deep: the garbage collector stops watching such a tuple at
+    its first or second collection, so ten thousand of them do not make full collections
+    come sooner.
     """
     cls = type(node)
     if cls is AccumulateGrad:
@@ -462,10 +464,21 @@ def structure_of(node, nid):
         next_.append(None if child is None else child._uid or node_id(child))
         next_.append(input_nr)
     saved = node._saved
-    names = tuple(n for n, slot in zip(node._saved_names(), saved) if slot is not None) \
-        if saved else ()
+    names, held = (), ()
+    if saved:
+        slots = [(n, slot) for n, slot in zip(node._saved_names(), saved) if slot is not None]
+        names = tuple(n for n, _ in slots)
+        held = tuple(_saved_id(slot) for _, slot in slots)
     return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
-            names, tuple(next_))
+            names, tuple(next_), held)
+
+
+def _saved_id(slot):
+    """The id of the tensor a saved slot holds (``None`` when it is not at hand), so that a
+    node that dies before the recording ends still names what it saved."""
+    tensor = slot.tensor if not slot.is_output else (
+        slot.weak() if slot.weak is not None else None)
+    return None if tensor is None else tensor_id(tensor)
 
 
 def structure_info(structure):
@@ -476,6 +489,12 @@ def structure_info(structure):
 def structure_saved_names(structure):
     """The names of the node's saved tensors."""
     return structure[6]
+
+
+def structure_saved_tensors(structure):
+    """The ids of the tensors the node's saved slots held (``None`` where unknown), in the
+    order of :func:`structure_saved_names`."""
+    return structure[8] if len(structure) > 8 else (None,) * len(structure[6])
 
 
 def structure_edges(structure):

@@ -18,6 +18,7 @@ from minigrad.autograd._events import (
     structure_edges,
     structure_info,
     structure_saved_names,
+    structure_saved_tensors,
 )
 from minigrad.autograd._replay import Replayer
 from minigrad.autograd._values import FULL_LIMIT, ValueTable, canonical, freeze, thaw
@@ -288,9 +289,11 @@ def _add_ghost(builder, structure, released, collector_operands):
         "label": None, "alive": False, "outputs": [], "module": None,
         "formula": None if formula is None else list(formula), "operands": operands,
         "operand_tensors": {k: t for k, t in tensors.items() if t in builder.tensors},
-        "saved": [{"name": name, "tensor": None, "version": None, "released": name in released,
-                   "modified": False, "is_output": False, "packed": False, "value": None}
-                  for name in structure_saved_names(structure)],
+        "saved": [{"name": name, "tensor": tid if tid in builder.tensors else None,
+                   "version": None, "released": name in released, "modified": False,
+                   "is_output": False, "packed": False, "value": None}
+                  for name, tid in zip(structure_saved_names(structure),
+                                       structure_saved_tensors(structure))],
         "pre_hooks": [], "post_hooks": [], "tensor_hooks": [], "retained": [], "metadata": {},
     })
     builder.nodes[info["id"]] = [None, info]

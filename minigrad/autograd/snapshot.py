@@ -318,8 +318,9 @@ class GraphBuilder:
             linked = info["operand_tensors"]
             if linked and not all(t in tensors for t in linked.values()):
                 info["operand_tensors"] = {k: t for k, t in linked.items() if t in tensors}
-        _name_tensors(self.tensors, self.nodes, names)
-        _label_nodes(self.nodes, self.tensors)
+        numbers = _class_numbers(self.nodes)
+        _name_tensors(self.tensors, self.nodes, names, numbers)
+        _label_nodes(self.nodes, self.tensors, numbers)
         for constant in self.constants:
             tid = constant["tensor"]
             constant["name"] = self.tensors[tid][1]["name"] if tid else None
@@ -579,7 +580,22 @@ def _given_names(names):
     return given
 
 
-def _name_tensors(tensors, nodes, names):
+def _class_numbers(nodes):
+    """``{node id: k}`` for the nodes of a class that the graph has several of: the ``k``-th
+    made (by sequence number). A node keeps its number in every snapshot of the same graph,
+    before and after backward, whether or not its outputs are alive."""
+    by_name = {}
+    for _, info in nodes.values():
+        by_name.setdefault(info["name"], []).append(info)
+    numbers = {}
+    for infos in by_name.values():
+        if len(infos) > 1:
+            infos.sort(key=lambda i: (i["sequence_nr"], int(i["id"][1:])))
+            numbers.update((info["id"], k) for k, info in enumerate(infos, 1))
+    return numbers
+
+
+def _name_tensors(tensors, nodes, names, node_numbers=None):
     given = _given_names(names)
     used = set()
     pending = []
@@ -617,6 +633,9 @@ def _name_tensors(tensors, nodes, names):
         k = 0
         for info in infos:
             k += 1
+            own = (node_numbers or {}).get(info["grad_fn"])  # transposed2: TBackward0 #2's
+            if own is not None and _numbered(stem, own, number) + suffix not in used:
+                k = own
             name = _numbered(stem, k, number) + suffix
             while name in used:
                 k += 1
@@ -625,24 +644,16 @@ def _name_tensors(tensors, nodes, names):
             used.add(name)
 
 
-def _label_nodes(nodes, tensors):
-    """A unique, readable label per node: ``MulBackward0``, ``AccumulateGrad (x)``, …"""
-    by_name = {}
+def _label_nodes(nodes, tensors, numbers):
+    """A unique, readable label per node: ``MulBackward0``, ``AccumulateGrad (x)``,
+    ``MulBackward0 #2 (h)`` (the second of several, whose output is ``h``), ``MulBackward0 #3``."""
     for _, info in nodes.values():
-        by_name.setdefault(info["name"], []).append(info)
-    for name, infos in by_name.items():
-        numbered = False
-        for info in infos:
-            if info["kind"] == "accumulate" and info["variable"] in tensors:
-                info["label"] = f"{name} ({tensors[info['variable']][1]['name']})"
-            elif len(infos) == 1:
-                info["label"] = name
-            elif info["outputs"]:
-                info["label"] = f"{name} ({tensors[info['outputs'][0]][1]['name']})"
-            else:
-                numbered = True
-        if numbered:  # "#k": the k-th node of this name in the order they were made
-            infos.sort(key=lambda i: (i["sequence_nr"], int(i["id"][1:])))
-            for k, info in enumerate(infos, 1):
-                if info["label"] is None:
-                    info["label"] = f"{name} #{k}"
+        name = info["name"]
+        if info["kind"] == "accumulate" and info["variable"] in tensors:
+            info["label"] = f"{name} ({tensors[info['variable']][1]['name']})"
+            continue
+        number = numbers.get(info["id"])
+        label = name if number is None else f"{name} #{number}"
+        if info["outputs"] and number is not None:
+            label += f" ({tensors[info['outputs'][0]][1]['name']})"
+        info["label"] = label

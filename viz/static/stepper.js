@@ -285,10 +285,17 @@ function keepInView(stage, view, event) {
   }
 }
 
+// The key strip when the frame data does not bring its own (data.key: the states its frames
+// show, from viz.legend.stepper_key).
 const KEY_TEXT = [
   ["running", "running node"], ["waiting", "waiting for grads"], ["ready", "in the ready queue"],
   ["done", "done"], ["flow", "gradient sent"], ["hook", "hook fired"],
 ];
+
+function fillKey(key, entries, before) {
+  for (const old of key.querySelectorAll(":scope > span")) old.remove();
+  for (const [cls, text] of entries) key.insertBefore(make("span", "mgs-key-" + cls, text), before);
+}
 
 function render({ model, el }) {
   const root = make("div", "mgs-root");
@@ -302,7 +309,6 @@ function render({ model, el }) {
   const panel = make("div", "mgs-panel");
   const body = make("div", "mgs-body");
   const key = make("div", "mgs-key");
-  for (const [cls, text] of KEY_TEXT) key.append(make("span", "mgs-key-" + cls, text));
   // The arithmetic overlay (chain rule with numbers on the running node) can be hidden.
   const arithBox = make("input");
   arithBox.type = "checkbox";
@@ -310,6 +316,7 @@ function render({ model, el }) {
   const arithLabel = make("label", "mgs-arith-label");
   arithLabel.append(arithBox, document.createTextNode(" show the arithmetic"));
   key.append(arithLabel);
+  fillKey(key, KEY_TEXT, arithLabel);
   const zoomBar = make("div", "mgs-zoom");
   const zoomButtons = {};
   for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "whole graph (0)"],
@@ -378,6 +385,7 @@ function render({ model, el }) {
     const svg = model.get("svg") || "";
     const same = view && view.svg === svg;
     view = buildView(stage, svg, data, view);
+    fillKey(key, data.key || KEY_TEXT, arithLabel);
     view.hideArith = model.get("arithmetic") === false;
     if (!same) layout();
     stage.scrollTop = top;
