@@ -94,10 +94,18 @@ def _box_timelines(nodes, classes, names):
     return box_classes, box_notes
 
 
-def merge_boxes(data, members, names):
+def merge_boxes(data, members, names, keep=()):
     """Give each box of ``members`` (box id → member ids) the combined timeline of its
-    member nodes (``names``: node id → class name, the nodes of the snapshot), in place."""
+    member nodes (``names``: node id → class name, the nodes of the snapshot), in place.
+
+    The members' own timelines leave ``data["classes"]`` and ``data["notes"]``; the classes of
+    the members of the boxes in ``keep`` (boxes that can be opened) go to
+    ``data["inner"]``."""
     classes, notes = data["classes"], data["notes"]
+    if keep:
+        inner = data.setdefault("inner", {})
+        for box in keep:
+            inner.update((i, classes[i]) for i in members.get(box, ()) if i in classes)
     owner = {}
     for box, ids in members.items():
         nodes = list(dict.fromkeys(i for i in ids if i in names))
