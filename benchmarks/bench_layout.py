@@ -140,9 +140,14 @@ STEP_SCRIPT = """async () => {
     return performance.now() - t0; };
   const times = []; for (let k = 0; k < 200; k++) times.push(step());
   times.sort((a, b) => a - b);
-  model.set('frame', 0); document.body.offsetHeight;
-  const t0 = performance.now(); model.set('frame', count - 1); document.body.offsetHeight;
-  return [times[times.length >> 1], performance.now() - t0];
+  const jumps = [];
+  for (let k = 0; k < 5; k++) {
+    model.set('frame', 0); document.body.offsetHeight;
+    const t0 = performance.now(); model.set('frame', count - 1); document.body.offsetHeight;
+    jumps.push(performance.now() - t0);
+  }
+  jumps.sort((a, b) => a - b);
+  return [times[times.length >> 1], jumps[2]];
 }"""
 
 
@@ -161,7 +166,8 @@ def stepper_rows(browser=True):
             step, last = _browser(path)
             result.append(_row("(L5) one step in Chromium (restyle + layout)", step / 1000,
                                "< 16 ms", 0.016))
-            result.append(_row("(L5) jump to the last frame in Chromium", last / 1000,
+            result.append(_row("(L5) jump to the last frame in Chromium (median of 5)",
+                               last / 1000,
                                "< 100 ms", 0.100))
     return result
 

@@ -221,7 +221,7 @@ function indexView(svg, elements, layer, data) {
   return {
     svg, data, elements, layer, changes, ids, event: -1,
     classes: new Map(), notes: new Map(), noteNodes: new Map(),
-    opened: new Map(), indexed: new Set(),
+    opened: new Map(), indexed: new Set(), deferred: new Set(), seen: null,
   };
 }
 
@@ -246,12 +246,48 @@ function restyle(view, id, event) {
     if (old) old.remove();
     view.noteNodes.delete(id);
     const place = d.places && d.places[id];
+    view.deferred.delete(id);
     if (note && place) {
-      const node = drawNote(note, place, id);
-      view.layer.append(node);
-      view.noteNodes.set(id, node);
+      if (near(view, place)) {
+        const node = drawNote(note, place, id);
+        view.layer.append(node);
+        view.noteNodes.set(id, node);
+      } else {
+        view.deferred.add(id);
+      }
     }
     view.notes.set(id, note);
+  }
+}
+
+// Notes are drawn only near the part of the picture in view (a screen's width and height
+// around it): a jump across a big pass then costs what is in view, not the whole graph. The
+// others are drawn as the student scrolls or zooms to them (see reveal).
+function near(view, place) {
+  const s = view.seen;
+  return !s || (place[0] >= s[0] && place[0] <= s[2] && place[1] >= s[1] && place[1] <= s[3]);
+}
+
+function reveal(view, stage) {
+  const m = view.layer.getScreenCTM && view.layer.getScreenCTM();
+  const r = stage.getBoundingClientRect();
+  if (!m || !r.width || !r.height) {
+    view.seen = null;
+  } else {
+    const inv = m.inverse();
+    const a = new DOMPoint(r.left, r.top).matrixTransform(inv);
+    const b = new DOMPoint(r.right, r.bottom).matrixTransform(inv);
+    const [x0, x1] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+    const [y0, y1] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+    view.seen = [x0 - (x1 - x0), y0 - (y1 - y0), x1 + (x1 - x0), y1 + (y1 - y0)];
+  }
+  for (const id of [...view.deferred]) {
+    const place = view.data.places[id];
+    if (!near(view, place)) continue;
+    view.deferred.delete(id);
+    const node = drawNote(view.notes.get(id), place, id);
+    view.layer.append(node);
+    view.noteNodes.set(id, node);
   }
 }
 
@@ -415,6 +451,7 @@ function render({ model, el }) {
       for (const node of view.noteNodes.values()) node.remove();
       view.noteNodes.clear();
       view.notes.clear();
+      view.deferred.clear();
       for (const id of view.ids) restyle(view, id, view.event);
     }
   }
@@ -461,6 +498,7 @@ function render({ model, el }) {
     view = buildView(stage, svg, data, view);
     view.hideArith = model.get("arithmetic") === false;
     if (!same) layout();
+    else reveal(view, stage);
     stage.scrollTop = top;
     stage.scrollLeft = left;
     update();
@@ -479,11 +517,21 @@ function render({ model, el }) {
     layout();
   }
 
-  let zoom = null, scale = 1;
+  let zoom = null, scale = 1, revealing = false;
   function layout() {
     arrange(root, body, stage, panel);
     scale = fit(stage, root, zoom);
+    if (view) reveal(view, stage);
   }
+  // Scrolling (panning, following the running node) draws the notes that come into view.
+  stage.addEventListener("scroll", () => {
+    if (revealing) return;
+    revealing = true;
+    requestAnimationFrame(() => {
+      revealing = false;
+      if (view) reveal(view, stage);
+    });
+  });
   // Zoom about the middle of the stage (or a point of it), keeping that point in place.
   function zoomTo(next, cx, cy) {
     const area = stage.getBoundingClientRect();
