@@ -5,7 +5,7 @@ A stepper that draws module calls as boxes (:mod:`viz.calls`) can open a box in 
 shows the ops of that call over the box, taking their states frame by frame. This module makes
 the pictures. The calls of one module usually have the same ops in the same order (the 80
 calls of an MLP, the 12 steps of an RNN cell), so each picture is laid out once per
-*structure* — its DOT text with the element ids replaced by their positions — and reused by
+*structure* — its boxes and arrows with the element ids replaced by their positions — and reused by
 every call with that structure: the page stores one SVG per structure and, per call, its
 element ids in the order of the picture's ids.
 
@@ -31,7 +31,7 @@ Example:
 import re
 from dataclasses import replace
 
-from viz import engines
+from viz import engines, layouts
 from viz.dot import write_dot
 from viz.scene import Scene
 
@@ -54,15 +54,30 @@ def _canonical(source, prefix, ids):
 
 
 _NUMBER = re.compile(r"#\d+")
+_ID = re.compile(r"(?<![\w-])[a-z]\d+(?:[-_]\w+)?(?![\w-])")   # n12, t7, e3_1, n4-s0
 
 
 def _unnumbered(item):
-    """``item`` without the ``#3`` that tells apart same-named nodes of the whole graph: inside
-    one call it is not needed, and without it the calls of one module share one layout."""
+    """``item`` without the ``#3`` that tells apart same-named nodes of the whole graph (inside
+    one call it is not needed, and without it the calls of one module share one layout), and
+    outside any cluster (the box is the call's frame)."""
     lines = [line for line in item.lines if not _NUMBER.fullmatch(line.text.strip())]
     if len(lines) == len(item.lines):
-        return item
-    return replace(item, lines=lines, title=_NUMBER.sub("", item.title).replace("  ", " "))
+        return replace(item, group=None)
+    return replace(item, lines=lines, group=None,
+                   title=_NUMBER.sub("", item.title).replace("  ", " "))
+
+
+def _structure(scene):
+    """What a layout depends on, with the ids left out: equal for two calls of one module
+    that made the same ops (boxes, their text and look, arrows between the same positions)."""
+    position = {item_id: k for k, item_id in enumerate(scene.items)}
+    items = tuple((i.kind, _ID.sub("#", i.title), tuple(sorted(i.flags)),
+                   tuple((line.text, line.role) for line in i.lines))
+                  for i in scene.items.values())
+    links = tuple((position[k.source], position[k.target], k.kind, k.label,
+                   tuple(sorted(k.flags))) for k in scene.links)
+    return items, links
 
 
 def _sub_scene(full, members, links_from):
@@ -99,11 +114,15 @@ def inside_pictures(full, members, titles, prefix, theme=None, engine=None):
         scene = _sub_scene(full, [i for i in ids if i in full.items], links_from)
         if not scene.items or len(scene.items) + len(scene.links) > LIMIT:
             continue
-        source = write_dot(scene, prefix=inner, theme=theme)
-        order = _element_ids(source, inner)
-        key = _canonical(source, inner, order)
+        order = list(scene.items) + [link.id for link in scene.links]   # as write_dot writes
+        key = _structure(scene)
         if key not in templates:
-            svg = engines.get_engine(engine).render(source, "svg").decode("utf-8")
+            source = write_dot(scene, prefix=inner, theme=theme)
+            if _element_ids(source, inner) != order:   # pragma: no cover - write_dot changed
+                order = _element_ids(source, inner)
+                key = _canonical(source, inner, order)
+            svg = layouts.render(engines.get_engine(engine), source, "svg",
+                                 inner).decode("utf-8")
             templates[key] = (len(pictures), order)
             pictures.append(_bare(svg))
             orders.append(order)

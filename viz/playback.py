@@ -19,7 +19,7 @@ Example:
 import re
 import uuid
 
-from viz import engines
+from viz import engines, layouts
 from viz._svg import inline
 from viz.boxes import merge_boxes
 from viz.compose import build_scene
@@ -113,8 +113,8 @@ class Playback:
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)
-            self.raw = engines.get_engine(self.drawing.engine).render(
-                self.source, "svg").decode("utf-8")
+            self.raw = layouts.render(engines.get_engine(self.drawing.engine), self.source,
+                                      "svg", self.prefix).decode("utf-8")
             self.boxes = geometry(self.raw, self.prefix)
         else:   # the same graph again (a training loop): keep the picture, rename the data
             self.ids, self.raw, self.boxes = like.ids, like.raw, like.boxes
