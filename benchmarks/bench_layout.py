@@ -158,9 +158,11 @@ STEP_SCRIPT = """async () => {
 def stepper_rows(browser=True):
     import viz
     loss, model = mlp_loss()
+    cpu = time.process_time()
     seconds, stepper = _timed(lambda: viz.Stepper(loss, names={"model": model}))
-    result = [_row(f"(L5) Stepper(loss) build, 80-call MLP, {stepper.playback.count:,} events",
-                   seconds, "< 15 s", 15.0)]
+    cpu = time.process_time() - cpu   # what the machine's load does not inflate as much
+    result = [_row(f"(L5) Stepper(loss) build, 80-call MLP, {stepper.playback.count:,} events "
+                   f"({cpu:.1f} s of CPU)", seconds, "< 15 s", 15.0)]
     with tempfile.TemporaryDirectory() as tmp:
         path = pathlib.Path(tmp) / "stepper.html"
         stepper.save_html(path)
