@@ -29,64 +29,88 @@ __all__ = ["merge_boxes", "box_look"]
 
 def box_look(looks, names):
     """``(classes, note)`` of a box whose member nodes look like ``looks`` (id → classes)."""
-    words = {nid: set(classes.split()) for nid, classes in looks.items()}
-    total = len(words)
-    done = sum(1 for w in words.values() if w & {"done", "skipped"})
-    running = [nid for nid, w in words.items() if "running" in w]
-    if any("error" in w for w in words.values()):
+    words = [frozenset(classes.split()) for classes in looks.values()]
+    counts = {key: sum(map(test, words)) for key, test in _TESTS.items()}
+    first = next((nid for nid, classes in looks.items() if "running" in classes.split()), None)
+    return _look(len(words), counts, first, names)
+
+
+def _look(total, counts, first_running, names):
+    """``box_look`` from the counts of the member nodes' words (see ``_Members``)."""
+    done = counts["done"]
+    if counts["error"]:
         state = "error"
-    elif running:
+    elif first_running is not None:
         state = "running"
     elif total and done == total:
         state = "done"
-    elif done or any(w & {"waiting", "ready"} for w in words.values()):
+    elif done or counts["waiting"]:
         state = "waiting"
-    elif total and all("future" in w for w in words.values()):
+    elif total and counts["future"] == total:
         state = "future"
     else:
         state = ""
     classes = [state] if state else []
-    if any("hookfire" in w for w in words.values()):
+    if counts["hookfire"]:
         classes.append("hookfire")
     lines = []
     if done and state != "done":
         lines.append(f"state\t{done} of {total} ops done")
-    lines += [f"run\trunning {names.get(nid, nid)}" for nid in running[:1]]
+    if first_running is not None:
+        lines.append(f"run\trunning {names.get(first_running, first_running)}")
     return " ".join(classes), "\n".join(lines)
 
 
-def _timeline_at(timeline, position, event):
-    """Advance ``position`` in ``timeline`` to ``event``; return (position, value or None)."""
-    value = None
-    while position < len(timeline) and timeline[position][0] <= event:
-        value = timeline[position][1]
-        position += 1
-    return position, value
+_TESTS = {"done": lambda w: bool(w & {"done", "skipped"}), "error": lambda w: "error" in w,
+          "waiting": lambda w: bool(w & {"waiting", "ready"}), "future": lambda w: "future" in w,
+          "hookfire": lambda w: "hookfire" in w}
 
 
-def merge_boxes(data, members, names):
+def _box_timelines(nodes, classes, names):
+    """The box's (classes, notes) timelines: its members' changes replayed in event order,
+    with counts kept up to date (each change costs the same, however big the box)."""
+    order = {nid: k for k, nid in enumerate(nodes)}
+    changes = sorted((e, order[nid], value) for nid in nodes for e, value in classes.get(nid, ()))
+    words = dict.fromkeys(nodes, frozenset())
+    counts = dict.fromkeys(_TESTS, 0)
+    running = set()                      # positions (in ``nodes``) of the members running
+    box_classes, box_notes, last = [], [], ("", "")
+    for k, (event, position, value) in enumerate(changes):
+        nid = nodes[position]
+        old, new = words[nid], frozenset(value.split())
+        words[nid] = new
+        for key, test in _TESTS.items():
+            counts[key] += test(new) - test(old)
+        (running.add if "running" in new else running.discard)(position)
+        if k + 1 < len(changes) and changes[k + 1][0] == event:
+            continue                     # the box looks as it does once the event is over
+        first = nodes[min(running)] if running else None
+        look = _look(len(nodes), counts, first, names)
+        if look[0] != last[0]:
+            box_classes.append([event, look[0]])
+        if look[1] != last[1]:
+            box_notes.append([event, look[1]])
+        last = look
+    return box_classes, box_notes
+
+
+def merge_boxes(data, members, names, keep=()):
     """Give each box of ``members`` (box id → member ids) the combined timeline of its
-    member nodes (``names``: node id → class name, the nodes of the snapshot), in place."""
+    member nodes (``names``: node id → class name, the nodes of the snapshot), in place.
+
+    The members' own timelines leave ``data["classes"]`` and ``data["notes"]``; the classes of
+    the members of the boxes in ``keep`` (boxes that can be opened) go to
+    ``data["inner"]``."""
     classes, notes = data["classes"], data["notes"]
+    if keep:
+        inner = data.setdefault("inner", {})
+        for box in keep:
+            inner.update((i, classes[i]) for i in members.get(box, ()) if i in classes)
     owner = {}
     for box, ids in members.items():
-        nodes = [i for i in ids if i in names]
+        nodes = list(dict.fromkeys(i for i in ids if i in names))
         owner.update({i: box for i in ids})
-        changes = sorted({e for i in nodes for e, _ in classes.get(i, ())})
-        looks = dict.fromkeys(nodes, "")
-        positions = dict.fromkeys(nodes, 0)
-        box_classes, box_notes, last = [], [], ("", "")
-        for event in changes:
-            for nid in nodes:
-                positions[nid], value = _timeline_at(classes.get(nid, ()), positions[nid], event)
-                if value is not None:
-                    looks[nid] = value
-            look = box_look(looks, names)
-            if look[0] != last[0]:
-                box_classes.append([event, look[0]])
-            if look[1] != last[1]:
-                box_notes.append([event, look[1]])
-            last = look
+        box_classes, box_notes = _box_timelines(nodes, classes, names)
         if box_classes:
             classes[box] = box_classes
         if box_notes:

@@ -8,7 +8,7 @@ VS Code, Colab) it displays inline through ``_repr_mimebundle_``, also with ``di
 import pathlib
 import uuid
 
-from viz import engines
+from viz import engines, layouts
 from viz._svg import html_block
 from viz.compose import build_scene
 from viz.data import caller_names, frame_of_caller
@@ -67,7 +67,7 @@ class Drawing:
     def render(self, fmt="svg"):
         """The picture in format ``fmt`` (``svg``, ``png`` where the engine can) as bytes."""
         engine = self._engine()
-        return engine.render(self._source_for(engine.html_labels), fmt)
+        return layouts.render(engine, self._source_for(engine.html_labels), fmt, self.prefix)
 
     def svg(self):
         """The SVG document as text (rendered on first use, then kept)."""

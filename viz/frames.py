@@ -80,11 +80,12 @@ def _nested(data, style):
 
 
 def _flatten(data):
-    if isinstance(data, (list, tuple)):
-        for d in data:
-            yield from _flatten(d)
-    else:
-        yield data
+    """The numbers of nested lists, in order, as one list (one level per pass: no generator
+    per element)."""
+    flat = [data]
+    while any(isinstance(d, (list, tuple)) for d in flat):
+        flat = [x for d in flat for x in (d if isinstance(d, (list, tuple)) else (d,))]
+    return flat
 
 
 def value_text(value, max_elements=8):
@@ -105,7 +106,7 @@ def value_text(value, max_elements=8):
     dims = "×".join(str(s) for s in shape)
     if "data" in value and size <= max_elements:
         data = value["data"]
-        return _nested(data, _style(list(_flatten(data)), str(value.get("dtype", ""))))
+        return _nested(data, _style(_flatten(data), str(value.get("dtype", ""))))
     if "data" in value:
         flat = [float(v) for v in _flatten(value["data"])]
         mean = sum(flat) / len(flat) if flat else 0.0
@@ -142,6 +143,7 @@ class _Graph:
         self.tensors = {t["id"]: t for t in snapshot["tensors"]}
         self.nodes = {n["id"]: n for n in snapshot["nodes"]}
         self.drawn = drawn
+        self.labels = {}
         self.out_edges, self.in_edges, self.variable = {}, {}, {}
         self.grad_fn_link = {}
         for edge in snapshot["edges"]:
@@ -171,6 +173,12 @@ class _Graph:
         return str(info["name"]) if info else "a tensor"
 
     def label(self, nid):
+        text = self.labels.get(nid)
+        if text is None:
+            text = self.labels[nid] = self._label(nid)
+        return text
+
+    def _label(self, nid):
         info = self.nodes.get(nid)
         if info is None:
             return "a node"
@@ -259,6 +267,27 @@ def event_at(data, granularity, frame):
     return frame if sequence is None else sequence[frame]
 
 
+_MISSING = object()
+
+
+class _Grown:
+    """A list that only grows within a backward pass (``ran``, ``skipped``), as a set, kept up
+    to date with what was appended (rebuilt when the pass changes)."""
+
+    def __init__(self):
+        self.seen, self.size, self.pass_, self.last = set(), 0, None, None
+
+    def follow(self, pass_, items):
+        size = self.size
+        if pass_ == self.pass_ and len(items) >= size and (not size or
+                                                            items[size - 1] == self.last):
+            self.seen.update(items[size:])
+        else:
+            self.seen = set(items)
+        self.size, self.pass_ = len(items), pass_
+        self.last = items[-1] if items else None
+
+
 class _Builder:
     def __init__(self, recording, drawn):
         self.rec = recording
@@ -269,6 +298,9 @@ class _Builder:
         self.passes = [dict(p) for p in recording.passes]
         self.starts = {p["pass"]: self.events[p["start"]] for p in self.passes}
         self.looks = {}               # element id -> (classes, note) shown now
+        self.row_key, self.row_text = {}, {}   # panel rows made for the last key (see row)
+        self.sends = {}               # node id -> (its sent grads, the "sends" row)
+        self.ran, self.skipped = _Grown(), _Grown()   # state["ran"], ["skipped"] as sets
         self.classes, self.notes = {}, {}
         self.panel_index, self.panel_table = {}, []
         self.sent = {}                # node id -> grads it sent in the current pass (value refs)
@@ -283,22 +315,22 @@ class _Builder:
 
     # ------------------------------------------------------------- values
     def text(self, ref, limit=NOTE_LIMIT):
+        """Text of the value ``ref`` of the recording's value table, cut to ``limit``."""
         if ref is None:
             return "None"
-        key = (ref, limit)
-        if key not in self.texts:
-            self.texts[key] = _cut(value_text(self.values[ref]), limit)
-        return self.texts[key]
+        full = self.texts.get(ref)
+        if full is None:
+            full = self.texts[ref] = value_text(self.values[ref])
+        return _cut(full, limit)
 
     def value(self, value, limit=NOTE_LIMIT):
         """Text of a Value dict from a state (the same dict object for the same value)."""
         if value is None:
             return "None"
-        key = (id(value), limit)
-        hit = self.state_texts.get(key)
+        hit = self.state_texts.get(id(value))
         if hit is None or hit[0] is not value:
-            hit = self.state_texts[key] = (value, _cut(value_text(value), limit))
-        return hit[1]
+            hit = self.state_texts[id(value)] = (value, value_text(value))
+        return _cut(hit[1], limit)
 
     # ------------------------------------------------------------- the loop
     def run(self):
@@ -308,6 +340,7 @@ class _Builder:
         for i in range(count):
             event = self.events[i]
             state = self.rec.state_at(i)
+            self.track(state)
             dirty = self.advance(event, state, previous)
             for item_id in dirty:
                 if self.graph.shown(item_id):
@@ -325,6 +358,11 @@ class _Builder:
                 "panels": panels, "panel_rows": self.panel_table, "focus": focus,
                 "classes": self.classes, "notes": self.notes, "sequences": sequences,
                 "passes": passes, "labels": GRANULARITIES}
+
+    def track(self, state):
+        """Keep the sets of the nodes that ran and were skipped up to date with ``state``."""
+        self.ran.follow(state["pass"], state["ran"])
+        self.skipped.follow(state["pass"], state["skipped"])
 
     def update(self, item_id, i, state):
         look = self.look(item_id, state)
@@ -401,7 +439,7 @@ class _Builder:
                 self.mark(event["node"], "freed", [("released", f"frees saved {names}")])
         dirty.update(self.flash)
         if previous is not None:
-            dirty.update(self._state_diff(previous, state))
+            dirty.update(self._state_diff(previous, state, event))
         else:
             dirty.update(self._state_ids(state))
         return dirty
@@ -510,7 +548,7 @@ class _Builder:
             ids.add(state["error"]["node"])
         return ids
 
-    def _state_diff(self, old, new):
+    def _state_diff(self, old, new, event=None):
         """Ids whose state entries differ between two consecutive states."""
         ids = set()
         if old["node"] != new["node"]:
@@ -521,16 +559,20 @@ class _Builder:
                     ids.update(e["id"] for e in self.graph.out_edges.get(nid, ()))
         if old["inputs"] != new["inputs"] and new["node"]:
             ids.add(new["node"])
-        for key in ("pending", "buffers", "grads"):
+        ids.update(self._pending_diff(old, new, event))
+        for key in ("buffers", "grads"):
             a, b = old[key], new[key]
             if a != b:
-                ids.update(k for k in b if k not in a or a[k] != b[k])
-                ids.update(k for k in a if k not in b)
+                ids.update(k for k, v in b.items() if a.get(k, _MISSING) != v)
+                ids.update(a.keys() - b.keys())
+        same_pass = old["pass"] == new["pass"]
         for key in ("ran", "skipped", "ready"):
             a, b = old[key], new[key]
-            if a == b:
+            if len(a) == len(b) and (not a or a[-1] == b[-1]) and \
+                    (same_pass and key != "ready" or a == b):
                 continue
-            if key != "ready" and len(b) >= len(a) and b[:len(a)] == a:
+            if key != "ready" and same_pass and len(b) >= len(a) and \
+                    (not a or b[len(a) - 1] == a[-1]):   # within a pass these only grow
                 ids.update(b[len(a):])
             else:
                 ids.update(a)
@@ -545,6 +587,27 @@ class _Builder:
                 if a.get(nid) != b[nid]:
                     ids.update(self.graph.saved.get(nid, {}).values())
         return ids
+
+    def _pending_diff(self, old, new, event):
+        """The nodes whose count of awaited gradients changed, without reading all of them:
+        between two events the engine only delivers the last node's gradients (to its edges'
+        targets), and a count only falls. Checked by the counts' sum and number; anything
+        else (a new pass, an older recording) compares every count."""
+        a, b = old["pending"], new["pending"]
+        if len(a) == len(b) and a == b:
+            return ()
+        if old["pass"] == new["pass"] and event is not None:
+            edges = self.graph.out_edges
+            near = {event.get("node"), old["node"], new["node"]}
+            for state in (old, new):
+                if state["ran"]:
+                    near.update(e["target"] for e in edges.get(state["ran"][-1], ()))
+            changed = {k for k in near if a.get(k) != b.get(k)}
+            if len(a) - len(b) == len(changed & a.keys()) - len(changed & b.keys()) and \
+                    sum(a.values()) - sum(b.values()) == sum(a.get(k, 0) - b.get(k, 0)
+                                                             for k in changed):
+                return changed
+        return {k for k, _ in a.items() ^ b.items()}
 
     def _captured_targets(self, state):
         start = self._start_of(state)
@@ -593,9 +656,9 @@ class _Builder:
             inputs = state["inputs"] or []
             got = ", ".join(self.value(v, 30) for v in inputs) or "nothing"
             return ["running"], [("run", f"running, got {got}")]
-        if nid in state["ran"]:
+        if nid in self.ran.seen:
             return ["done"], []
-        if nid in state["skipped"]:
+        if nid in self.skipped.seen:
             return ["skipped"], [("state", "skipped: not needed")]
         if nid in state["ready"]:
             position = state["ready"].index(nid) + 1
@@ -623,7 +686,7 @@ class _Builder:
                                                 and self._acc_future(owner))):
             return ["future"], []
         classes, lines = [], []
-        if tid in self.roots and not (owner and owner in state["ran"]):
+        if tid in self.roots and not (owner and owner in self.ran.seen):
             classes.append("start")
             lines.append(("flow", f"start: grad {self.text(self.roots[tid])}"))
         if tid in state["grads"] and "gradnew" not in self.flash.get(tid, ((),))[0]:
@@ -663,11 +726,11 @@ class _Builder:
             return ["future"], []
         if kind == "output":       # drawn as root tensor -> its grad_fn
             if target in self.roots:
-                ran = source in state["ran"]
+                ran = source in self.ran.seen
                 return ["sent" if ran else "flow"], [("flow", self.text(self.roots[target]))]
             return [], []
         if kind == "variable":
-            return (["sent"] if source in state["ran"] else []), []
+            return (["sent"] if source in self.ran.seen else []), []
         if kind == "constant":     # (None, 0): nothing is ever sent there
             return [], []
         grads = self.sent.get(source)
@@ -685,7 +748,7 @@ class _Builder:
     def arrow_text(self, ref):
         """A gradient on an arrow, short: its values up to 4 elements, else its shape and
         norm (``8×16 ‖g‖ 0.49``); the panel and the node's notes give more."""
-        key = (ref, "arrow")
+        key = (ref, "arrow")   # (the value texts are keyed by ref alone)
         if key not in self.texts:
             value = self.values[ref]
             shape = list(value.get("shape") or [])
@@ -748,20 +811,38 @@ class _Builder:
         if ready:
             rows.append(["ready queue", _listing((f"{k}. {g.label(n)}" for k, n in
                                                   enumerate(ready, 1)), len(ready))])
-        if pending:
-            rows.append(["waiting", _listing((f"{g.label(n)} ({c} more)" for n, c in
-                                              pending.items()), len(pending))])
+        if pending:   # the rows of the first PANEL_LIMIT entries, made again when they change
+            key = ("waiting", len(pending), tuple(itertools.islice(pending.items(),
+                                                                  PANEL_LIMIT)))
+            rows.append(["waiting", self.row(key, lambda: _listing(
+                (f"{g.label(n)} ({c} more)" for n, c in pending.items()), len(pending)))])
         if grads:
-            rows.append([".grad", _listing((f"{g.name(t)}: {self.value(v, 40)}" for t, v in
-                                            grads.items()), len(grads))])
+            key = (".grad", len(grads), tuple(itertools.islice(grads.items(), PANEL_LIMIT)))
+            rows.append([".grad", self.row(key, lambda: _listing(
+                (f"{g.name(t)}: {self.value(v, 40)}" for t, v in grads.items()),
+                len(grads)))])
         if state["ran"] and state["pass"] is not None:
             rows.append(["done", f"{_plural(len(state['ran']), 'node')} ran so far"])
         return rows
+
+    def row(self, key, make):
+        """The text of a panel row that depends only on ``key``, made again only when the key
+        differs from the last one of its kind."""
+        if self.row_key.get(key[0]) != key:
+            self.row_key[key[0]] = key
+            self.row_text[key[0]] = make()
+        return self.row_text[key[0]]
 
     def sends_text(self, nid):
         grads = self.sent.get(nid)
         if grads is None:
             return ""
+        hit = self.sends.get(nid)
+        if hit is None or hit[0] is not grads:
+            hit = self.sends[nid] = (grads, self._sends_text(nid, grads))
+        return hit[1]
+
+    def _sends_text(self, nid, grads):
         parts = []
         for edge, ref in zip(self.graph.out_edges.get(nid, ()), grads):
             where = "a constant" if edge["kind"] == "constant" else self.graph.label(edge["target"])

@@ -19,12 +19,14 @@ Example:
 import re
 import uuid
 
-from viz import engines
+from viz import engines, layouts
 from viz._svg import inline
 from viz.boxes import merge_boxes
+from viz.compose import build_scene
 from viz.data import is_tensor
 from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
+from viz.inside import inside_pictures
 from viz.legend import stepper_key
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
@@ -90,7 +92,9 @@ class Playback:
         draw_options.setdefault("names", {})
         for option in ("grads", "event", "legend"):
             draw_options.pop(option, None)
-        self.drawing = draw(_before_recording(recording), theme=renderer_theme(theme),
+        expandable = draw_options.pop("expandable", True)
+        before = _before_recording(recording)
+        self.drawing = draw(before, theme=renderer_theme(theme),
                             id_prefix=self.prefix, grads=False, **draw_options)
         self.source = _spaced(self.drawing.source)
         if theme == "classroom":   # the graph's own text and lines large too, not just the panel
@@ -102,24 +106,43 @@ class Playback:
         self.data = build_frames(recording, drawn)
         if scene.members:  # a box takes the combined state of the ops inside it
             names = {n["id"]: n["name"] for n in recording.snapshot.to_dict()["nodes"]}
-            merge_boxes(self.data, scene.members, names)
+            inside = self._inside(before, draw_options) if expandable else None
+            merge_boxes(self.data, scene.members, names, keep=inside["calls"] if inside else ())
+            if inside:
+                self.data["inside"] = inside
         label_notes(self.data, {link.id: link.label for link in scene.links if link.label})
         self.data["key"] = stepper_key(self.data)
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)
-            self.raw = engines.get_engine(self.drawing.engine).render(
-                self.source, "svg").decode("utf-8")
+            self.raw = layouts.render(engines.get_engine(self.drawing.engine), self.source,
+                                      "svg", self.prefix).decode("utf-8")
             self.boxes = geometry(self.raw, self.prefix)
         else:   # the same graph again (a training loop): keep the picture, rename the data
             self.ids, self.raw, self.boxes = like.ids, like.raw, like.boxes
             self.source = like.source
-            for key in ("classes", "notes", "focus"):
-                self.data[key] = _renamed(self.data[key], renames)
+            for key in ("classes", "notes", "focus", "inner"):
+                if key in self.data:
+                    self.data[key] = _renamed(self.data[key], renames)
+            for call in self.data.get("inside", {}).get("calls", {}).values():
+                call[1] = _renamed(call[1], renames)
         self.data["places"] = place_notes(self.boxes, self.data["notes"])
         self.svg = widen(inline(self.raw, self.prefix), self.data["places"], self.data["notes"])
         if renames is not None:
             self.svg = covering(like.svg, self.svg)
+
+    def _inside(self, before, draw_options):
+        """The pictures of the boxes' insides (:mod:`viz.inside`): a click opens a box."""
+        scene = self.drawing.scene
+        options = {k: v for k, v in draw_options.items()
+                   if k in ("view", "values", "show_saved", "names")}
+        full = build_scene(before, grads=False, collapse=None, max_nodes=None, **options)
+        titles = {box: (scene.items[box].lines[0].text if box in scene.items and
+                        scene.items[box].lines else box) for box in scene.members}
+        boxes = {box: ids for box, ids in scene.members.items()
+                 if box in scene.items and scene.items[box].kind == "module"}
+        return inside_pictures(full, boxes, titles, self.prefix,
+                               theme=renderer_theme(self.theme), engine=self.drawing.engine)
 
     @property
     def granularity(self):

@@ -7,7 +7,9 @@ backward nodes). Writes
 * ``big_mlp_stepper.png``: a screenshot of its stepper page half-way through backward, as it
   opens by default (one box per call of the model, the note saying so);
 * ``big_mlp_expanded.png``: ``viz.draw`` with the last call expanded in place (a screenshot
-  of the part around it: the whole picture is too big for a PNG one can look at).
+  of the part around it: the whole picture is too big for a PNG one can look at);
+* ``big_mlp_stepper_opened.png``: the same stepper page with the running call box opened by a
+  click (its ops in place, taking their states from the frames).
 """
 
 import pathlib
@@ -25,7 +27,7 @@ FLAGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "-
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
-def stepper_screenshot(loss, model, path):
+def stepper_screenshot(loss, model, path, opened=None):
     from playwright.sync_api import sync_playwright
     stepper = viz.Stepper(loss, names={"model": model}, granularity="node")
     stepper.frame = stepper.frame_count // 2
@@ -40,6 +42,14 @@ def stepper_screenshot(loss, model, path):
             page.wait_for_selector("body[data-frame]", state="attached", timeout=120_000)
             page.wait_for_timeout(500)
             page.screenshot(path=str(path))
+            if opened:
+                box = page.locator(".mgs-stage g.node.mgs-running[id*='-m-']").first
+                box.dispatch_event("click")
+                page.wait_for_selector(".mgs-inside", state="attached")
+                page.evaluate("document.querySelector('.mgs-inside')"
+                              ".scrollIntoView({block: 'start', inline: 'center'})")
+                page.wait_for_timeout(300)
+                page.screenshot(path=str(opened))
             browser.close()
 
 
@@ -64,7 +74,8 @@ def expanded_screenshot(loss, model, path):
 
 def main():
     loss, model = mlp_loss()
-    stepper_screenshot(loss, model, OUT / "big_mlp_stepper.png")
+    stepper_screenshot(loss, model, OUT / "big_mlp_stepper.png",
+                       opened=OUT / "big_mlp_stepper_opened.png")
     expanded_screenshot(loss, model, OUT / "big_mlp_expanded.png")
 
 

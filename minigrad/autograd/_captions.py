@@ -31,6 +31,7 @@ class Captioner:
         self.events, self.values, self.snapshot, self.edges = events, values, snapshot, edges
         self.starts = {e["pass"]: e for e in events if e["kind"] == "backward_started"}
         self.cache = {}
+        self.texts = {}   # value ref -> its text
 
     def __call__(self, i, ready=None):
         """The caption of event ``i``; ``ready``: the ready queue after it (for node_ready)."""
@@ -64,7 +65,12 @@ class Captioner:
         return info["label"] or info["name"]
 
     def value(self, ref):
-        return "None" if ref is None else format_value(self.values[ref])
+        if ref is None:
+            return "None"
+        text = self.texts.get(ref)
+        if text is None:   # a gradient is named by several events (sent, received, run)
+            text = self.texts[ref] = format_value(self.values[ref])
+        return text
 
     def grads(self, refs):
         refs = list(refs)

@@ -107,6 +107,7 @@ function drawNote(note, place, id) {
 // loop recording the same graph again), the SVG stays in place: only its states are reset.
 function buildView(stage, svg, data, old) {
   if (old && old.svg === svg) {
+    for (const box of [...old.opened.keys()]) closeInside(old, box);
     for (const [id, cls] of old.classes) {
       for (const c of cls.split(" ")) if (c) old.elements.get(id).classList.remove("mgs-" + c);
     }
@@ -129,6 +130,84 @@ function buildView(stage, svg, data, old) {
   return indexView(svg, elements, layer, data);
 }
 
+// ---------------------------------------------------------------- opening a module-call box
+// data.inside (viz/inside.py): pictures[k] is the laid-out inside of a call, shared by every
+// call with that structure; calls[box] = [k, member ids in the order of the picture's ids,
+// title]; orders[k] the ids the picture was drawn with. A click on a box opens it in place:
+// the picture goes over the box, its ops restyled from data.inner like any element.
+const INSIDE_TITLE = 16;
+
+function openInside(view, box) {
+  const inside = view.data.inside, call = inside && inside.calls[box];
+  const el = view.elements.get(box), graph = el && el.closest("g.graph");
+  if (!call || !graph || view.opened.has(box)) return false;
+  const [index, ids, title] = call;
+  const position = new Map(inside.orders[index].map((id, k) => [id, k]));
+  const source = new DOMParser().parseFromString(inside.pictures[index], "image/svg+xml");
+  const picture = document.importNode(source.documentElement, true);
+  const inner = (picture.querySelector("g.graph") || picture).id;   // "<prefix>-in"
+  const opened = [];
+  for (const g of picture.querySelectorAll("g.node, g.edge")) {
+    const k = position.get(g.id.slice(inner.length + 1));
+    g.removeAttribute("id");
+    if (k === undefined || ids[k] === undefined) continue;
+    g.dataset.member = ids[k];
+    view.elements.set(ids[k], g);
+    opened.push(ids[k]);
+  }
+  const at = el.getBBox();
+  const width = parseFloat(picture.getAttribute("width")) || 100;
+  const height = parseFloat(picture.getAttribute("height")) || 100;
+  for (const [k, v] of Object.entries({ x: at.x, y: at.y + INSIDE_TITLE, width, height })) {
+    picture.setAttribute(k, v.toFixed(1));
+  }
+  const holder = svgNode("g", { class: "mgs-inside", "data-for": box, role: "button" });
+  const label = svgNode("text", { class: "mgs-inside-title", x: (at.x + 4).toFixed(1),
+                                  y: (at.y + INSIDE_TITLE - 4).toFixed(1) });
+  label.textContent = `${title}: ${opened.length ? "its ops" : "empty"} (click to close)`;
+  holder.append(svgNode("rect", {
+    class: "mgs-inside-frame", x: (at.x - 4).toFixed(1), y: (at.y - 4).toFixed(1),
+    width: (Math.max(width, label.textContent.length * CHAR) + 8).toFixed(1),
+    height: (height + INSIDE_TITLE + 8).toFixed(1), rx: 4,
+  }), label, picture);
+  graph.append(holder);
+  view.opened.set(box, { holder, ids: opened });
+  el.classList.add("mgs-opened");
+  for (const id of opened) {
+    view.ids.add(id);
+    if (!view.indexed.has(id)) {
+      view.indexed.add(id);
+      for (const [e] of view.data.inner[id] || []) (view.changes[e] || (view.changes[e] = [])).push(id);
+    }
+    restyle(view, id, view.event);
+  }
+  return true;
+}
+
+function closeInside(view, box) {
+  const open = view.opened.get(box);
+  if (!open) return;
+  open.holder.remove();
+  for (const id of open.ids) {
+    view.elements.delete(id);
+    view.ids.delete(id);
+    view.classes.delete(id);
+  }
+  view.opened.delete(box);
+  const el = view.elements.get(box);
+  if (el) el.classList.remove("mgs-opened");
+}
+
+// The box (or opened box) a click landed on, if it can be opened or closed.
+function insideTarget(view, target) {
+  const holder = target.closest && target.closest("g.mgs-inside");
+  if (holder) return holder.getAttribute("data-for");
+  const g = target.closest && target.closest("g.node");
+  if (!g || !view.data.inside) return null;
+  for (const [id, el] of view.elements) if (el === g && view.data.inside.calls[id]) return id;
+  return null;
+}
+
 function indexView(svg, elements, layer, data) {
   const changes = new Array(data.count + 1);
   const ids = new Set();
@@ -142,14 +221,16 @@ function indexView(svg, elements, layer, data) {
   return {
     svg, data, elements, layer, changes, ids, event: -1,
     classes: new Map(), notes: new Map(), noteNodes: new Map(),
+    opened: new Map(), indexed: new Set(), deferred: new Set(), seen: null,
   };
 }
 
 function restyle(view, id, event) {
   const d = view.data;
-  const cls = valueAt(d.classes[id], event);
+  const el = view.elements.get(id);
+  if (!el) return;   // the op of a box that was opened and closed again
+  const cls = valueAt(d.classes[id] || (d.inner && d.inner[id]), event);
   if ((view.classes.get(id) || "") !== cls) {
-    const el = view.elements.get(id);
     for (const old of (view.classes.get(id) || "").split(" ")) {
       if (old) el.classList.remove("mgs-" + old);
     }
@@ -165,12 +246,48 @@ function restyle(view, id, event) {
     if (old) old.remove();
     view.noteNodes.delete(id);
     const place = d.places && d.places[id];
+    view.deferred.delete(id);
     if (note && place) {
-      const node = drawNote(note, place, id);
-      view.layer.append(node);
-      view.noteNodes.set(id, node);
+      if (near(view, place)) {
+        const node = drawNote(note, place, id);
+        view.layer.append(node);
+        view.noteNodes.set(id, node);
+      } else {
+        view.deferred.add(id);
+      }
     }
     view.notes.set(id, note);
+  }
+}
+
+// Notes are drawn only near the part of the picture in view (a screen's width and height
+// around it): a jump across a big pass then costs what is in view, not the whole graph. The
+// others are drawn as the student scrolls or zooms to them (see reveal).
+function near(view, place) {
+  const s = view.seen;
+  return !s || (place[0] >= s[0] && place[0] <= s[2] && place[1] >= s[1] && place[1] <= s[3]);
+}
+
+function reveal(view, stage) {
+  const m = view.layer.getScreenCTM && view.layer.getScreenCTM();
+  const r = stage.getBoundingClientRect();
+  if (!m || !r.width || !r.height) {
+    view.seen = null;
+  } else {
+    const inv = m.inverse();
+    const a = new DOMPoint(r.left, r.top).matrixTransform(inv);
+    const b = new DOMPoint(r.right, r.bottom).matrixTransform(inv);
+    const [x0, x1] = [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+    const [y0, y1] = [Math.min(a.y, b.y), Math.max(a.y, b.y)];
+    view.seen = [x0 - (x1 - x0), y0 - (y1 - y0), x1 + (x1 - x0), y1 + (y1 - y0)];
+  }
+  for (const id of [...view.deferred]) {
+    const place = view.data.places[id];
+    if (!near(view, place)) continue;
+    view.deferred.delete(id);
+    const node = drawNote(view.notes.get(id), place, id);
+    view.layer.append(node);
+    view.noteNodes.set(id, node);
   }
 }
 
@@ -341,6 +458,7 @@ function render({ model, el }) {
       for (const node of view.noteNodes.values()) node.remove();
       view.noteNodes.clear();
       view.notes.clear();
+      view.deferred.clear();
       for (const id of view.ids) restyle(view, id, view.event);
     }
   }
@@ -388,6 +506,7 @@ function render({ model, el }) {
     fillKey(key, data.key || KEY_TEXT, arithLabel);
     view.hideArith = model.get("arithmetic") === false;
     if (!same) layout();
+    else reveal(view, stage);
     stage.scrollTop = top;
     stage.scrollLeft = left;
     update();
@@ -406,11 +525,21 @@ function render({ model, el }) {
     layout();
   }
 
-  let zoom = null, scale = 1;
+  let zoom = null, scale = 1, revealing = false;
   function layout() {
     arrange(root, body, stage, panel);
     scale = fit(stage, root, zoom);
+    if (view) reveal(view, stage);
   }
+  // Scrolling (panning, following the running node) draws the notes that come into view.
+  stage.addEventListener("scroll", () => {
+    if (revealing) return;
+    revealing = true;
+    requestAnimationFrame(() => {
+      revealing = false;
+      if (view) reveal(view, stage);
+    });
+  });
   // Zoom about the middle of the stage (or a point of it), keeping that point in place.
   function zoomTo(next, cx, cy) {
     const area = stage.getBoundingClientRect();
@@ -446,7 +575,20 @@ function render({ model, el }) {
     stage.scrollLeft = drag.left - (event.clientX - drag.x);
     stage.scrollTop = drag.top - (event.clientY - drag.y);
   });
-  window.addEventListener("pointerup", () => { drag = null; });
+  window.addEventListener("pointerup", (event) => {
+    moved = drag !== null && Math.abs(event.clientX - drag.x) + Math.abs(event.clientY - drag.y) > 4;
+    drag = null;
+  });
+  // A click (not a drag) on a module-call box opens it in place; on the opened box, closes it.
+  let moved = false;
+  stage.addEventListener("click", (event) => {
+    if (!view || moved) return;
+    const box = insideTarget(view, event.target);
+    if (!box) return;
+    if (view.opened.has(box)) closeInside(view, box);
+    else openInside(view, box);
+    root.dataset.opened = [...view.opened.keys()].join(" ");
+  });
 
   function step(delta, absolute) {
     if (!view) return;
