@@ -65,13 +65,20 @@ PROGRAMS = [scalar_graph, neuron, mlp, second_order, rnn]
 MEASURE = """(frames) => {
   const hit = (a, b, m) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > m &&
       Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > m;
+  // Everything in pixels from the picture's corner, so that scrolling (following the running
+  // node) between frames moves nothing.
+  const svg = document.querySelector('.mgs-stage svg');
+  const corner = () => svg.getBoundingClientRect();
+  const at = (r, c) => ({left: r.left - c.left, right: r.right - c.left, top: r.top - c.top,
+                         bottom: r.bottom - c.top, width: r.width});
+  const c0 = corner();
   const paths = [...document.querySelectorAll('.mgs-stage g.edge')].map((g) => {
     const p = g.querySelector('path');
     if (!p) return { id: g.id, pts: [] };
     const m = p.getScreenCTM(), n = p.getTotalLength(), pts = [];
     for (let s = 0; s <= n; s += 4) {
       const q = p.getPointAtLength(s);
-      pts.push([m.a * q.x + m.c * q.y + m.e, m.b * q.x + m.d * q.y + m.f]);
+      pts.push([m.a * q.x + m.c * q.y + m.e - c0.left, m.b * q.x + m.d * q.y + m.f - c0.top]);
     }
     return { id: g.id, pts };
   });
@@ -79,10 +86,11 @@ MEASURE = """(frames) => {
   for (const f of frames) {
     window.mgsStepper.go(f);
     out.frames += 1;
+    const c = corner();
     const notes = [...document.querySelectorAll('.mgs-notes .mgs-note')].map((g) => ({
-      own: g.dataset.for, r: g.querySelector('rect').getBoundingClientRect() }));
+      own: g.dataset.for, r: at(g.querySelector('rect').getBoundingClientRect(), c) }));
     const labels = [...document.querySelectorAll('.mgs-stage g.node text, .mgs-stage g.edge text')]
-      .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0);
+      .map((e) => at(e.getBoundingClientRect(), c)).filter((r) => r.width > 0);
     for (let i = 0; i < notes.length; i++) {
       const r = notes[i].r;
       for (let j = i + 1; j < notes.length; j++) if (hit(r, notes[j].r, 1)) out.notes++;

@@ -25,13 +25,15 @@ from viz.boxes import merge_boxes
 from viz.data import is_tensor
 from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
+from viz.room import reserve, rooms
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
 __all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS", "NODE_FRAMES"]
 
 THEMES = ("default", "mono", "classroom")
-NODESEP, RANKSEP = 0.8, 0.4  # inches between boxes (a plain drawing has 0.3, 0.35)
+NODESEP, RANKSEP = 0.3, 0.4  # inches between boxes (a plain drawing has 0.3, 0.35)
 NODE_FRAMES = 2000  # above this many events a stepper plays node by node by default
+NOTE_SCALE = 1.5  # the classroom theme's notes, as its graph text (viz.classroom.FONT_SCALE)
 SPEEDS = {"slow": 1500, "normal": 700, "fast": 250, "fastest": 60}  # ms per frame when playing
 
 
@@ -103,21 +105,35 @@ class Playback:
             names = {n["id"]: n["name"] for n in recording.snapshot.to_dict()["nodes"]}
             merge_boxes(self.data, scene.members, names)
         label_notes(self.data, {link.id: link.label for link in scene.links if link.label})
+        scale = self.data["note_scale"] = NOTE_SCALE if theme == "classroom" else 1.0
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)
-            self.raw = engines.get_engine(self.drawing.engine).render(
-                self.source, "svg").decode("utf-8")
+            self.raw = self._layout(scale)
             self.boxes = geometry(self.raw, self.prefix)
+            self.rooms = rooms(self.boxes, self.raw, self.prefix)
         else:   # the same graph again (a training loop): keep the picture, rename the data
             self.ids, self.raw, self.boxes = like.ids, like.raw, like.boxes
-            self.source = like.source
+            self.rooms, self.source = like.rooms, like.source
             for key in ("classes", "notes", "focus"):
                 self.data[key] = _renamed(self.data[key], renames)
-        self.data["places"] = place_notes(self.boxes, self.data["notes"])
-        self.svg = widen(inline(self.raw, self.prefix), self.data["places"], self.data["notes"])
+        self.data["places"] = place_notes(self.boxes, self.data["notes"], self.rooms, scale)
+        self.svg = widen(inline(self.raw, self.prefix), self.data["places"], self.data["notes"],
+                         scale)
         if renames is not None:
             self.svg = covering(like.svg, self.svg)
+
+    def _layout(self, scale):
+        """The laid-out SVG, with room made in the layout for every element's notes
+        (:mod:`viz.room`) where the engine draws HTML-like labels."""
+        engine = engines.get_engine(self.drawing.engine)
+        if "label=<" in self.source and engine.name != "wasi":
+            try:
+                return engine.render(reserve(self.source, self.prefix, self.data["notes"],
+                                             scale), "svg").decode("utf-8")
+            except engines.RenderError:      # noqa: S110 - then the notes are searched for
+                pass
+        return engine.render(self.source, "svg").decode("utf-8")
 
     @property
     def granularity(self):

@@ -12,11 +12,13 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE = 12, CHAR = 6, PAD = 3, DOT = 2;
 const JUMP = 48; // beyond this many events, rescan every element instead of the changes
-// Picture scales (CSS pixels per pixel of Graphviz's picture): fitted, never below READABLE
-// unless the student zooms out (the notes' 10 px type stays 10 px), and the side panel goes
-// under the picture when beside it the picture would be drawn smaller than COMFORTABLE, or when
-// the canvas is narrower than NARROW.
-const READABLE = 0.75, COMFORTABLE = 0.8, NARROW = 560;
+// Picture scales (CSS pixels per pixel of Graphviz's picture): the first frame shows the whole
+// picture, fitted to the stage, unless that would draw it smaller than SMALLEST (its type
+// under about 4 px); then it is fitted to the stage's width, or drawn at SMALLEST, with the
+// running node (the output, at first) in view. The side panel goes under the picture when
+// beside it the picture would be drawn smaller than COMFORTABLE, or when the canvas is
+// narrower than NARROW.
+const SMALLEST = 0.45, COMFORTABLE = 0.8, NARROW = 560;
 
 function make(tag, cls, text) {
   const node = document.createElement(tag);
@@ -55,20 +57,22 @@ function frameCount(data, granularity) {
   return seq ? seq.length : data.count;
 }
 
-function noteBox(note, place) {
+// A note's box; its type `scale` times the default (1.5 in the classroom theme: frames'
+// "note_scale", the same sizes as viz/still.py's note_size).
+function noteBox(note, place, scale) {
   const lines = note.split("\n").map((l) => {
     const tab = l.indexOf("\t");
     return tab < 0 ? ["state", l] : [l.slice(0, tab), l.slice(tab + 1)];
   });
-  const width = Math.max(...lines.map((l) => l[1].length)) * CHAR + 2 * PAD;
-  const height = lines.length * LINE + 2 * PAD;
+  const width = (Math.max(...lines.map((l) => l[1].length)) * CHAR + 2 * PAD) * scale;
+  const height = (lines.length * LINE + 2 * PAD) * scale;
   const [x, y, side] = place;
   const at = {
     r: [x, y - height / 2], l: [x - width, y - height / 2], b: [x - width / 2, y],
     t: [x - width / 2, y - height], c: [x - width / 2, y - height / 2],
     ne: [x, y - height], nw: [x - width, y - height], se: [x, y], sw: [x - width, y],
   }[side] || [x, y];
-  return { lines, x: at[0], y: at[1], width, height };
+  return { lines, x: at[0], y: at[1], width, height, scale };
 }
 
 // A note at a corner of its element (place = [x, y, side, px, py]) is tied to it by a leader
@@ -84,8 +88,8 @@ function drawLeader(group, box, place) {
   }), svgNode("circle", { class: "mgs-leader", cx: px.toFixed(1), cy: py.toFixed(1), r: DOT }));
 }
 
-function drawNote(note, place, id) {
-  const box = noteBox(note, place);
+function drawNote(note, place, id, scale) {
+  const box = noteBox(note, place, scale || 1);
   const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}`, "data-for": id });
   drawLeader(group, box, place);
   group.append(svgNode("rect", {
@@ -94,9 +98,10 @@ function drawNote(note, place, id) {
   }));
   box.lines.forEach(([kind, text], k) => {
     const line = svgNode("text", {
-      class: `mgs-line-${kind}`, x: (box.x + PAD).toFixed(1),
-      y: (box.y + PAD + (k + 1) * LINE - 3).toFixed(1),
+      class: `mgs-line-${kind}`, x: (box.x + PAD * box.scale).toFixed(1),
+      y: (box.y + (PAD + (k + 1) * LINE - 3) * box.scale).toFixed(1),
     });
+    if (box.scale !== 1) line.style.fontSize = `${10 * box.scale}px`;
     line.textContent = text;
     group.append(line);
   });
@@ -166,7 +171,7 @@ function restyle(view, id, event) {
     view.noteNodes.delete(id);
     const place = d.places && d.places[id];
     if (note && place) {
-      const node = drawNote(note, place, id);
+      const node = drawNote(note, place, id, d.note_scale);
       view.layer.append(node);
       view.noteNodes.set(id, node);
     }
@@ -201,10 +206,12 @@ function tallest(stage) {
   return Math.max(most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72, 360);
 }
 
-// The scale a picture gets in `room` pixels of width: fit the width and most of the window's
-// height, within limits: small graphs are shown whole, big ones stay readable and scroll.
+// The scale a picture gets in `room` pixels of width and `tall` of height: the whole picture
+// (never enlarged beyond `big`); a picture too big for that, fitted to the width, scrolling
+// down (never below SMALLEST).
 function scaleFor(size, room, tall, big) {
-  return Math.max(Math.min(room / size.width, tall / size.height, big), READABLE);
+  const whole = Math.min(room / size.width, tall / size.height, big);
+  return whole >= SMALLEST ? whole : Math.max(Math.min(room / size.width, big), SMALLEST);
 }
 
 // The same before the floor: what the room allows (compares layouts even when both scroll).
@@ -219,7 +226,8 @@ function fit(stage, root, zoom) {
   const size = natural(stage);
   if (!size) return 1;
   const classroom = root.classList.contains("mgs-theme-classroom");
-  // The classroom fits the width only: its large type must stay large on a projector.
+  // The classroom fits the width only (a fitted view, scrolling down): its large type must
+  // stay large on a projector.
   const fitted = scaleFor(size, stage.clientWidth || size.width,
                           classroom ? Infinity : tallest(stage), classroom ? 2 : 1.25);
   const scale = zoom || fitted;
