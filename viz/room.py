@@ -6,8 +6,9 @@ its largest note's size in the layout (:func:`reserve`):
 * an arrow gets an edge label of that size (a cell of a fixed size, with the arrow's slot
   number in it while no note is shown): ``dot`` ranks a label like a box and routes every other
   arrow around it, so the note drawn there crosses no arrow and covers no label;
-* a box (a node, a tensor) gets an empty companion box of that size, in its rank, joined to it
-  by an invisible arrow, so that ``dot`` keeps it beside its element and routes around it too.
+* a box (a node, a tensor) gets an empty companion box of that size, joined to it by an
+  invisible arrow, so that ``dot`` keeps it beside its element (in its rank) or, for a box no
+  arrow leaves (a leaf, a constant: the bottom of the picture), under it, and routes around it.
 
 :func:`rooms` reads the laid-out SVG back: ``{element id: [x, y, w, h]}``, the room of each
 element, where :func:`viz.still.place_notes` puts its notes. An element whose room is missing
@@ -64,7 +65,9 @@ def reserve(source, prefix, notes, scale=1.0):
         scale: the notes' size (1.5 in the classroom theme).
     """
     out, joins = [], []
-    for line in source.split("\n"):
+    lines = source.split("\n")
+    tails = {m[2] for m in map(_STATEMENT.match, lines) if m and m[3]}
+    for line in lines:
         match = _STATEMENT.match(line)
         key = None
         if match:
@@ -87,8 +90,10 @@ def reserve(source, prefix, notes, scale=1.0):
         out.append(f'{indent}{room} [id="{prefix}-{ROOM}{key}" class="mgs-room" shape=box '
                    f'fixedsize=true width={size[0] / 72:.3f} height={size[1] / 72:.3f} '
                    'label="" color="transparent" fillcolor="transparent" style=filled];')
-        out.append(f"{indent}{{rank=same; {name}; {room}}}")
-        joins.append(f"  {name} -> {room} [style=invis weight=8];")
+        if name in tails:       # beside its box, in its rank
+            out.append(f"{indent}{{rank=same; {name}; {room}}}")
+        weight = 8 if name in tails else 100                           # else: under it
+        joins.append(f"  {name} -> {room} [style=invis weight={weight}];")
     at = len(out) - 1 - out[::-1].index("}") if "}" in out else len(out)
     return "\n".join(out[:at] + joins + out[at:])
 

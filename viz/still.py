@@ -256,6 +256,11 @@ def _in_room(key, boxes, room, size):
     if box[2] == 0:
         return [round(x + w / 2, 2), round(y + h / 2, 2), "c"]
     cy = round(y + h / 2, 2)
+    if y >= box[1] + box[3] - 1:      # the room is under its box (a box no arrow leaves)
+        near, far, side = box[1] + box[3], y, "b"
+        cx = round(x + w / 2, 2)
+        snug = min(far, near + GAP)
+        return [cx, round(snug, 2), side]
     if x >= box[0] + box[2] / 2:      # the room is right of its box
         near, far, side = box[0] + box[2], x, "r"
         snug = min(far, near + GAP)

@@ -13,12 +13,14 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE = 12, CHAR = 6, PAD = 3, DOT = 2;
 const JUMP = 48; // beyond this many events, rescan every element instead of the changes
 // Picture scales (CSS pixels per pixel of Graphviz's picture): the first frame shows the whole
-// picture, fitted to the stage, unless that would draw it smaller than SMALLEST (its type
-// under about 4 px); then it is fitted to the stage's width, or drawn at SMALLEST, with the
-// running node (the output, at first) in view. The side panel goes under the picture when
-// beside it the picture would be drawn smaller than COMFORTABLE, or when the canvas is
-// narrower than NARROW.
-const SMALLEST = 0.45, COMFORTABLE = 0.8, NARROW = 560;
+// picture, fitted to the stage, unless that would draw it smaller than WHOLE (its type under
+// about 6 px); then it is fitted to the stage's width (never below TINY) and scrolls down,
+// following the running node (the output, at first). The classroom draws it CLASSROOM times
+// as large as that (its type is 1.5 times the default's, and stays so on screen), following
+// the running node. The side panel goes under the picture when beside it the picture would be
+// drawn smaller than COMFORTABLE, or when the canvas is narrower than NARROW.
+const WHOLE = 0.45, TINY = 0.15, CLASSROOM = 1.5, COMFORTABLE = 0.8, NARROW = 560;
+const SCROLLBAR = 16; // room kept for the stage's own vertical scrollbar
 
 function make(tag, cls, text) {
   const node = document.createElement(tag);
@@ -200,37 +202,37 @@ function natural(stage) {
   return width > 0 && height > 0 ? { svgEl, width, height } : null;
 }
 
-// How tall the stage may grow (its max-height), so that a small graph is seen whole.
+// How tall the stage may grow: its max-height, and no further than the window's bottom when
+// the stage starts in the window's upper half (a page opened at its top), so that a graph
+// fitted whole is seen whole.
 function tallest(stage) {
   const most = parseFloat(getComputedStyle(stage).maxHeight);
-  return Math.max(most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72, 360);
+  let tall = most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72;
+  const top = stage.getBoundingClientRect().top, bottom = window.innerHeight || 800;
+  if (top > 0 && top < bottom / 2) tall = Math.min(tall, bottom - top - 12);
+  return Math.max(tall, 300);
 }
 
 // The scale a picture gets in `room` pixels of width and `tall` of height: the whole picture
-// (never enlarged beyond `big`); a picture too big for that, fitted to the width, scrolling
-// down (never below SMALLEST).
+// (never enlarged beyond `big`); a picture too big for that, fitted to the width (less the
+// scrollbar it then has), scrolling down.
 function scaleFor(size, room, tall, big) {
   const whole = Math.min(room / size.width, tall / size.height, big);
-  return whole >= SMALLEST ? whole : Math.max(Math.min(room / size.width, big), SMALLEST);
+  if (whole >= WHOLE) return whole;
+  return Math.max(Math.min((room - SCROLLBAR) / size.width, big), TINY);
 }
 
-// The same before the floor: what the room allows (compares layouts even when both scroll).
-function roomFor(size, room, tall, big) {
-  return Math.min(room / size.width, tall / size.height, big);
-}
-
-// The picture's scale: `zoom` when the student zoomed (buttons, ctrl + wheel, + - 0 keys),
-// else fitted to the stage (see scaleFor).
+// The picture's scale: `zoom` when the student zoomed (buttons, ctrl + wheel, + - keys; "whole":
+// the fit button and the 0 key), else fitted to the stage (see scaleFor; the classroom's
+// CLASSROOM times as large).
 const ZOOM_STEP = 1.25;
 function fit(stage, root, zoom) {
   const size = natural(stage);
   if (!size) return 1;
   const classroom = root.classList.contains("mgs-theme-classroom");
-  // The classroom fits the width only (a fitted view, scrolling down): its large type must
-  // stay large on a projector.
-  const fitted = scaleFor(size, stage.clientWidth || size.width,
-                          classroom ? Infinity : tallest(stage), classroom ? 2 : 1.25);
-  const scale = zoom || fitted;
+  const fitted = scaleFor(size, stage.offsetWidth || size.width, tallest(stage), 1.25);
+  const scale = zoom === "whole" ? fitted : zoom || (classroom ? Math.min(fitted * CLASSROOM, 2)
+                                                              : fitted);
   size.svgEl.style.width = `${(size.width * scale).toFixed(0)}px`;
   size.svgEl.style.height = `${(size.height * scale).toFixed(0)}px`;
   root.dataset.scale = scale.toFixed(3);
@@ -254,8 +256,8 @@ function arrange(root, body, stage, panel) {
     const side = panel.getBoundingClientRect().width || 0;
     const tall = tallest(stage);
     const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
-    const beside = roomFor(size, room - side - gap, tall, big);
-    const below = roomFor(size, room, tall, big);
+    const beside = scaleFor(size, room - side - gap, tall, big);
+    const below = scaleFor(size, room, tall, big);
     // A margin either way around the threshold: a scrollbar coming and going must not flip it.
     // (Only while the width stays about the same: a wider canvas is judged afresh.)
     const near = Math.abs(room - (Number(root.dataset.stackedAt) || room)) < 40;
@@ -302,7 +304,8 @@ function render({ model, el }) {
   const root = make("div", "mgs-root");
   root.tabIndex = 0;
   root.setAttribute("role", "group");
-  root.setAttribute("aria-label", "backward stepper: arrow keys move between frames");
+  root.setAttribute("aria-label",
+    "backward stepper: arrow keys move between frames, + - 0 zoom, shift + arrow keys pan");
   const status = make("div", "mgs-status");
   const caption = make("div", "mgs-caption");
   caption.setAttribute("aria-live", "polite");
@@ -320,7 +323,7 @@ function render({ model, el }) {
   key.append(arithLabel);
   const zoomBar = make("div", "mgs-zoom");
   const zoomButtons = {};
-  for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "whole graph (0)"],
+  for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "fit the graph to the view (0)"],
                                      ["in", "+", "zoom in (+)"]]) {
     const b = make("button", "mgs-zoom-" + name, text);
     b.type = "button";
@@ -428,7 +431,7 @@ function render({ model, el }) {
   const zoomOut = () => zoomTo(Math.max(scale / ZOOM_STEP, 0.05));
   zoomButtons.in.addEventListener("click", zoomIn);
   zoomButtons.out.addEventListener("click", zoomOut);
-  zoomButtons.fit.addEventListener("click", () => zoomTo(null));
+  zoomButtons.fit.addEventListener("click", () => zoomTo("whole"));
   stage.addEventListener("wheel", (event) => {
     if (!event.ctrlKey && !event.metaKey) return;   // a plain wheel scrolls (pans)
     event.preventDefault();
@@ -459,13 +462,21 @@ function render({ model, el }) {
     }
   }
 
+  // Shift + an arrow key pans the picture by a fifth of the stage.
+  const PAN = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
   function onKey(event) {
+    if (event.shiftKey && event.key in PAN) {
+      const [dx, dy] = PAN[event.key];
+      stage.scrollBy({ left: dx * stage.clientWidth / 5, top: dy * stage.clientHeight / 5 });
+      event.preventDefault();
+      return;
+    }
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
                     PageUp: -10 };
     if (event.key in moves) step(moves[event.key]);
     else if (event.key === "+" || event.key === "=") zoomIn();
     else if (event.key === "-") zoomOut();
-    else if (event.key === "0") zoomTo(null);
+    else if (event.key === "0") zoomTo("whole");
     else if (event.key === "Home") step(0, 0);
     else if (event.key === "End") step(0, Number.MAX_SAFE_INTEGER);
     else return;
