@@ -16,10 +16,11 @@ const JUMP = 48; // beyond this many events, rescan every element instead of the
 // picture, fitted to the stage, unless that would draw it smaller than WHOLE (its type under
 // about 6 px); then it is fitted to the stage's width (never below TINY) and scrolls down,
 // following the running node (the output, at first). The classroom draws it CLASSROOM times
-// as large as that (its type is 1.5 times the default's, and stays so on screen), following
-// the running node. The side panel goes under the picture when beside it the picture would be
+// as large as that, following the running node: its type is 1.5 times the default's, and its
+// picture up to 1.5 times as large, with a taller caption above, so at 1.6 times its type
+// stays at least 1.5 times the default's on screen. The side panel goes under the picture when beside it the picture would be
 // drawn smaller than COMFORTABLE, or when the canvas is narrower than NARROW.
-const WHOLE = 0.45, TINY = 0.15, CLASSROOM = 1.5, COMFORTABLE = 0.8, NARROW = 560;
+const WHOLE = 0.45, TINY = 0.15, CLASSROOM = 1.6, COMFORTABLE = 0.8, NARROW = 560;
 const SCROLLBAR = 16; // room kept for the stage's own vertical scrollbar
 
 function make(tag, cls, text) {
