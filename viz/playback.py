@@ -25,7 +25,7 @@ from viz.boxes import merge_boxes
 from viz.data import is_tensor
 from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
-from viz.room import reserve, rooms
+from viz.room import reserve, rooms, unmarked
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
 __all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS", "NODE_FRAMES"]
@@ -112,6 +112,7 @@ class Playback:
             self.raw = self._layout(scale)
             self.boxes = geometry(self.raw, self.prefix)
             self.rooms = rooms(self.boxes, self.raw, self.prefix)
+            self.raw = unmarked(self.raw)
         else:   # the same graph again (a training loop): keep the picture, rename the data
             self.ids, self.raw, self.boxes = like.ids, like.raw, like.boxes
             self.rooms, self.source = like.rooms, like.source

@@ -28,7 +28,7 @@ import xml.etree.ElementTree as ET
 from viz.dot import html_escape
 from viz.still import note_size
 
-__all__ = ["reserve", "rooms", "ROOM"]
+__all__ = ["reserve", "rooms", "unmarked", "ROOM"]
 
 _SVG = "{http://www.w3.org/2000/svg}"
 ROOM = "room-"   # a room's id: the drawing's prefix, "room-", the element's scene id
@@ -115,3 +115,12 @@ def rooms(boxes, svg, prefix):
                 xs, ys = numbers[0::2], numbers[1::2]
                 found[gid[len(start):]] = [min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)]
     return found
+
+
+_MARK = re.compile(r'<polygon fill="transparent" stroke="transparent" points="[^"]*"/>\n?')
+
+
+def unmarked(svg):
+    """``svg`` without the rectangles that mark the rooms (read by :func:`rooms` first): an
+    arrow's styles (``.edge.mgs-flow > polygon``, its head) must not paint them."""
+    return _MARK.sub("", svg)

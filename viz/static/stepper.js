@@ -286,7 +286,18 @@ function keepInView(stage, view, event) {
   if (!el || (stage.scrollHeight <= stage.clientHeight && stage.scrollWidth <= stage.clientWidth)) {
     return;
   }
-  const box = el.getBoundingClientRect(), area = stage.getBoundingClientRect();
+  // the node and its note (the arithmetic beside it) together, as far as the stage holds them
+  let box = el.getBoundingClientRect();
+  const area = stage.getBoundingClientRect();
+  const note = view.noteNodes.get(id);
+  if (note) {
+    const n = note.getBoundingClientRect();
+    const left = Math.min(box.left, n.left), right = Math.max(box.right, n.right);
+    const top = Math.min(box.top, n.top), bottom = Math.max(box.bottom, n.bottom);
+    if (right - left <= area.width && bottom - top <= area.height) {
+      box = { left, right, top, bottom, width: right - left, height: bottom - top };
+    }
+  }
   if (box.top < area.top || box.bottom > area.bottom || box.left < area.left ||
       box.right > area.right) {
     stage.scrollBy({
