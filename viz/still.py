@@ -250,7 +250,8 @@ def _in_room(key, boxes, room, size):
     """The place of a note in the room Graphviz made for it (:mod:`viz.room`): centred in an
     arrow's label cell; beside a box, just off the box on the room's side when no arrow runs
     through the gap between box and room (``size``: the largest note), else at the room's
-    near edge, tied to the box by a leader line."""
+    near edge, tied to the box by a leader line. ``None`` when Graphviz put another box
+    between the box and its room (the note is then searched for)."""
     x, y, w, h = room
     box = boxes[key]
     if box[2] == 0:
@@ -272,6 +273,8 @@ def _in_room(key, boxes, room, size):
                   rect[1] - GAP < py < rect[1] + rect[3] + GAP
                   for k, b in boxes.items() if k != key and b[2] == 0 and len(b) > 5
                   for px, py in b[5])
+    if _crossed(boxes, key, (near, cy), (far, cy)):   # another box between: not its room
+        return None
     if not crossed:
         return [round(snug, 2), cy, side]
     return [round(far, 2), cy, side, round(near, 2), cy]
@@ -308,8 +311,10 @@ def place_notes(boxes, notes, rooms=None, scale=1.0):
     for key, room in (rooms or {}).items():
         if key in boxes and key in notes:
             size = max((note_size(n, scale) for _, n in notes[key] if n), default=(0.0, 0.0))
-            placed[key] = _in_room(key, boxes, room, size)
-            grid.add(key, tuple(room), NOTE)
+            place = _in_room(key, boxes, room, size)
+            if place is not None:
+                placed[key] = place
+                grid.add(key, tuple(room), NOTE)
     order = sorted((k for k in notes if k in boxes and k not in placed),
                    key=lambda k: boxes[k][2] > 0)
     for key in order:
