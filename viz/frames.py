@@ -431,7 +431,7 @@ class _Builder:
         if not node or not node.get("formula") or not event["grads_in"]:
             return
         inputs = [g.input_name(nid, k) for k in range(len(event["grads_out"]))]
-        args = (node, self.ref_value(event["grads_in"][0]),
+        args = (node, [self.ref_value(r) for r in event["grads_in"]],
                 [self.ref_value(r) for r in event["grads_out"]], inputs,
                 g.operand_names(nid, inputs))
         lines = chain_rule(*args)
@@ -835,15 +835,31 @@ def _error_hint(message, node):
 
 
 def _fold(line, width):
-    """A chain-rule line cut at its "=" signs into lines of at most ``width`` characters."""
-    parts = line.split(" = ")
+    """A chain-rule line cut at its "=" and "→" signs into lines of at most ``width``
+    characters; a longer formula goes on over more lines, cut between its words."""
+    parts = line.replace(" → ", " = → ").split(" = ")
     lines = [parts[0]]
     for part in parts[1:]:
-        if len(lines[-1]) + 3 + len(part) <= width:
-            lines[-1] += " = " + part
+        sign = "" if part.startswith("→") else "= "
+        if len(lines[-1]) + 1 + len(sign) + len(part) <= width:
+            lines[-1] += " " + sign + part
         else:
-            lines.append("  = " + part)
-    return [_cut(text, width + 12) for text in lines]
+            lines.append("  " + sign + part)
+    return [piece for text in lines for piece in _between_words(text, width + 12)]
+
+
+def _between_words(text, width):
+    """``text`` in lines of at most ``width`` characters, cut at spaces (the next lines
+    indented a little more); a word longer than a line is cut."""
+    indent = len(text) - len(text.lstrip(" "))
+    lines, line = [], text[:indent]
+    for word in text[indent:].split(" "):
+        if line.strip() and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = " " * (indent + 4)
+        line += " " + word if line.strip() else word
+    lines.append(line)
+    return [_cut(piece, width) for piece in lines]
 
 
 def _wrap(text, width, max_lines):

@@ -5,9 +5,14 @@ Each built-in ``Function`` subclass carries ``formula``: one expression per tens
 "grad * self")``. The names in an expression are ``grad`` (the gradient the node receives),
 the names of its saved tensors (``self``, ``other``, ``result`` …), the attributes its
 ``forward`` kept on ``ctx`` (``exponent``, ``alpha``, ``self_sym_sizes`` …) and the helper
-functions of ``FUNCTIONS``. An expression reads as NumPy (``@`` is a matrix product, ``x.T`` a
-transpose); its value, summed back to the input's shape where the op broadcast, is the gradient
-the node sends to that input (tests/test_formulas.py checks every formula so).
+functions of ``FUNCTIONS``. An op with several outputs (``split``, ``var_mean``) names the
+gradients it receives ``grads`` (``grads[0]``, … ; zeros for an output nobody used). An op
+that takes a list of tensors (``cat``, ``stack``) writes one expression with ``i``, the
+position of the input: ``formula_of`` repeats it for each input with ``i`` replaced by 0, 1,
+…. An expression reads as NumPy (``@`` is a matrix product, ``x.T`` a transpose, ``g[index]``
+an index); its value, summed back to the input's shape where the op broadcast, is the
+gradient the node sends to that input (tests/test_formulas.py evaluates every formula on the
+numbers of real runs, with the helpers written out in tests/formula_eval.py, and compares).
 
 ``operands_of(node)`` collects the values the formula names, so that a recording can show the
 arithmetic of each step ("∂/∂a = grad · b = 1 · 3 = 3") without keeping the tensors alive.
@@ -19,18 +24,24 @@ Example:
 
 import re
 
+import numpy as np
+
 from minigrad.autograd._values import value_of
 
 __all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors"]
 
-# The helpers an expression may call (besides NumPy's operators and ``.T``).
+# The helpers an expression may call (besides NumPy's operators, ``x[index]`` and ``.T``).
+# Each is written the way a course writes the step; tests/test_formulas.py evaluates them.
 FUNCTIONS = frozenset({
-    "exp", "log", "sin", "cos", "sign", "sqrt", "floor", "where", "sigmoid",
+    "exp", "log", "sin", "cos", "sign", "sqrt", "floor", "where", "sigmoid", "sum", "abs",
+    "log_sigmoid",   # log σ(x)
+    "maximum",   # maximum(a, b): elementwise
     "expand",    # expand(g, shape): g broadcast to shape
     "spread",    # spread(g, shape, dim, keepdim): a reduction's g put back over dim, broadcast
+    "mean",      # mean(x, dim): the mean over dim, kept as size-1 dimensions
     "reshape",   # reshape(g, shape)
     "squeeze",   # squeeze(g, dim)
-    "unsqueeze",  # unsqueeze(g, dim)
+    "unsqueeze",  # unsqueeze(g, dim): dim may be a tuple of dimensions
     "permute_back",  # permute_back(g, dims): g with the permutation dims undone
     "swap",      # swap(g, dim0, dim1): two dimensions exchanged
     "mT",        # mT(x): the last two dimensions exchanged
@@ -39,9 +50,39 @@ FUNCTIONS = frozenset({
     "divisor",   # divisor(mode, numel): numel for reduction="mean", else 1
     "between",   # between(x, bounds): 1 where lo <= x <= hi, else 0
     "count_equal",  # count_equal(x, y): how many elements of x equal y
+    "ties",      # ties(x, m, dim, keepdim): 1/k on each of the k elements of x equal to m
+    "put",       # put(g, index, shape): zeros of shape with g added at [index]
+    "scatter",   # scatter(g, dim, indices, shape): zeros of shape with g at indices along dim
+    "split",     # split(g, pieces, dim): g cut along dim into the pieces cat joined
+    "cat",       # cat(gs, dim): gradients joined along dim
+    "stack",     # stack(gs, dim): gradients stacked along a new dim
+    "unbind",    # unbind(g, dim): the slices of g along dim
+    "sum_tiles",  # sum_tiles(g, repeats, shape): the sum of g's tiles (repeat's gradient)
+    "prod_others",  # prod_others(x, dim): each element's product of the others along dim
+    "diagonal",  # diagonal(g, (offset, dim1, dim2)): a diagonal of g
+    "diagonal_scatter",  # diagonal_scatter(g, shape, (offset, dim1, dim2)): zeros, g on it
+    "norm_slope",  # norm_slope(x, norm, p, dim, keepdim): ∂‖x‖ₚ/∂x (x/‖x‖ for p = 2)
+    "per_class",  # per_class(g): g with a class dimension (dim 1) when it has a batch one
+    "or_one",    # or_one(w): w, or 1 when there is no weight (None)
+    "batch_norm_input",  # batch_norm_input(g, x, γ, eps, training): ∂ℓ/∂x of batch norm
+    "x_hat",     # x_hat(x, mean, invstd): (x - μ)/σ, the normalised input
+    "channels",  # channels(g): Σ over every dimension but the channel one (dim 1)
+    "conv_input",   # conv_input(g, w, params, x): ∂ℓ/∂x of a convolution (convᵀ of g)
+    "conv_weight",  # conv_weight(x, g, params, w): ∂ℓ/∂w of a convolution
+    "conv",      # conv(x, w, params, like): the convolution itself (fitted to like's shape)
+    "channel_bias",  # channel_bias(b, like): a per-channel b broadcast over like's shape
+    "adaptive_avg_pool",  # adaptive_avg_pool(x, size): adaptive average pooling
+    "avg_pool",  # avg_pool(x, params): average pooling
+    "avg_unpool",  # avg_unpool(g, shape, params): g / divisor spread over each window
+    "max_unpool",  # max_unpool(g, shape, indices): g added at each window's argmax
+    "max_pool_pick",  # max_pool_pick(g, indices): g at each window's argmax
+    "embedding_add",  # embedding_add(g, indices, rows, padding_idx): Σ of g's rows per index
+    "rows_of",   # rows_of(w, indices, padding_idx): w[indices], rows of padding_idx zeroed
 })
 _NAME = re.compile(r"(?<![.\w])[A-Za-z_]\w*")
-_KEYWORDS = frozenset({"grad", "and", "or", "not", "if", "else", "True", "False", "None"})
+_KEYWORDS = frozenset({"grad", "grads", "i", "and", "or", "not", "if", "else", "is", "True",
+                       "False", "None"})
+_POSITION = re.compile(r"(?<![.\w])i(?!\w)")
 _CACHE = {}
 
 
@@ -49,7 +90,13 @@ def formula_of(node):
     """The ``formula`` of the op that made ``node`` (``None`` for AccumulateGrad, custom ops)."""
     forward_cls = getattr(type(node), "_forward_cls", None)
     formula = getattr(forward_cls, "formula", None)
-    return tuple(formula) if formula else None
+    if not formula:
+        return None
+    if len(formula) == 1 and _POSITION.search(formula[0]):   # one expression per input
+        count = len(getattr(node, "next_functions", ()) or ())
+        if count:
+            return tuple(_POSITION.sub(str(k), formula[0]) for k in range(count))
+    return tuple(formula)
 
 
 def formula_names(formula):
@@ -65,11 +112,23 @@ def formula_names(formula):
     return names
 
 
+def _integers(items):
+    """Whether a (nested) list holds integers or bools only, as an index list does."""
+    return all(_integers(v) if isinstance(v, list) else isinstance(v, (int, np.integer))
+               for v in items)
+
+
 def _plain(value, full_limit):
     """A ctx attribute as plain data: numbers and strings as they are, tuples as lists,
     tensors and arrays as Values (shape and dtype only above ``full_limit`` elements)."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if isinstance(value, slice):          # an index: {"slice": [start, stop, step]}
+        return {"slice": [value.start, value.stop, value.step]}
+    if value is Ellipsis:
+        return {"ellipsis": True}
+    if isinstance(value, list) and value and _integers(value):   # an index: an array
+        return value_of(np.asarray(value), full_limit)
     if isinstance(value, (tuple, list)):
         return [_plain(v, full_limit) for v in value]
     array = getattr(value, "_data", value)
@@ -83,7 +142,8 @@ def _plain(value, full_limit):
 
 
 def operands_of(node, full_limit):
-    """``{name: plain value}`` of the operands ``node``'s formula names (``{}`` without one).
+    """``{name: plain value}`` of the operands ``node``'s formula names (``{}`` without one),
+    and ``output_shapes`` when it names ``grads``.
 
     Saved tensors are read without unpacking (no version check, no hooks); a slot that holds
     nothing (released, or not saved because no gradient needs it) gives ``None``.
@@ -103,6 +163,9 @@ def operands_of(node, full_limit):
             result[name] = None if data is None else _plain(data, full_limit)
         elif name in node.__dict__:
             result[name] = _plain(node.__dict__[name], full_limit)
+    if any("grads" in expression for expression in formula):   # what an unused output sent
+        meta = getattr(node, "_output_meta", None) or ()
+        result["output_shapes"] = [list(shape) for shape, _ in meta]
     return result
 
 

@@ -81,6 +81,10 @@ class Logsumexp(_Op):
 
     node_name = "LogsumexpBackward0"
     saved_names = ("self", "result")
+    formula = (
+        "spread(grad, self.shape, dim, keepdim) * exp(self - spread(result, self.shape, dim, "
+        "keepdim))",
+    )
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):

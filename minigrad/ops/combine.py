@@ -31,6 +31,7 @@ class Cat(_Op):
     """y = [x₀, x₁, …] joined along ``dim``;  ∂y/∂xᵢ = the slice of grad where xᵢ went."""
 
     node_name = "CatBackward0"
+    formula = ("split(grad, pieces, dim)[i]",)
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -87,6 +88,7 @@ class Stack(_Op):
     """y = [x₀, x₁, …] stacked along a new dimension ``dim``;  ∂y/∂xᵢ = grad selected at i."""
 
     node_name = "StackBackward0"
+    formula = ("unbind(grad, dim)[i]",)
 
     @staticmethod
     def forward(ctx, dim, *tensors):
@@ -182,6 +184,7 @@ class MaskedFillTensor(_Op):
     ∂y/∂v = Σ grad where mask."""
 
     node_name = "MaskedFillBackward1"
+    formula = ("where(mask, 0, grad)", "sum(where(mask, grad, 0))")
 
     @staticmethod
     def forward(ctx, x, mask, value):

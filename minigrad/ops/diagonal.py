@@ -38,6 +38,7 @@ class Diagonal(_Op):
     that diagonal, zeros elsewhere."""
 
     node_name = "DiagonalBackward0"
+    formula = ("diagonal_scatter(grad, self_sym_sizes, args)",)
     is_view = True
 
     @staticmethod
@@ -54,6 +55,7 @@ class DiagonalBackward(_Op):
     """z = zeros of the input's shape with g on the diagonal;  ∂z/∂g = the diagonal of grad."""
 
     node_name = "DiagonalBackwardBackward0"
+    formula = ("diagonal(grad, args)",)
 
     @staticmethod
     def forward(ctx, g, shape, offset, dim1, dim2):

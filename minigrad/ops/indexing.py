@@ -37,6 +37,7 @@ ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
 class _Gather(_Op):
     """y = x[index] for a NumPy ``index``;  ∂y/∂x = grad scattered back (``scatter``)."""
 
+    formula = ("put(grad, index, self_sym_sizes)",)
     scatter = None  # the op that puts a gradient back in place
 
     @staticmethod
@@ -53,6 +54,7 @@ class _Gather(_Op):
 class _Scatter(_Op):
     """y = zeros(shape) with g added at ``index`` (repeats accumulate);  ∂y/∂g = grad[index]."""
 
+    formula = ("grad[index]",)
     gather = None
 
     @staticmethod
@@ -379,6 +381,8 @@ def _region(data, plan):
 class _SetItem(_Op):
     """y = x with ``value`` written at the index;  ∂y/∂x = grad zeroed there,
     ∂y/∂value = grad at the index (summed to value's shape)."""
+
+    formula = ("where(mask, 0, grad)", "grad[index]")
 
     @staticmethod
     def forward(ctx, x, value, index, plan):

@@ -45,6 +45,7 @@ class Zero(_Op):
     """y = 0;  ∂y/∂x = 0."""
 
     node_name = "ZeroBackward0"
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
@@ -59,6 +60,7 @@ class Fill(_Op):
     """y = v everywhere;  ∂y/∂x = 0."""
 
     node_name = "FillBackward2"
+    formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x, value):
@@ -74,6 +76,7 @@ class FillTensor(_Op):
     """y = v everywhere, for a 0-d tensor v;  ∂y/∂x = 0,  ∂y/∂v = Σ grad."""
 
     node_name = "FillBackward3"
+    formula = ("0 * grad", "sum(grad)")
 
     @staticmethod
     def forward(ctx, x, value):
@@ -94,6 +97,7 @@ class Copy(_Op):
     """y = src (broadcast to x's shape);  ∂y/∂x = 0,  ∂y/∂src = grad summed to src's shape."""
 
     node_name = "CopyBackwards"
+    formula = ("0 * grad", "grad")
 
     @staticmethod
     def forward(ctx, x, src):
@@ -442,6 +446,8 @@ def _comparison(op, x, other):
 
 class ComparisonInplace(_Op):
     """y = (x op other) as 0/1 in x's dtype;  ∂y/∂x = ∂y/∂other = 0."""
+
+    formula = ("0 * grad", "0 * grad")
 
     @staticmethod
     def forward(ctx, x, other, result):

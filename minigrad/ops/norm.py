@@ -35,6 +35,9 @@ class LinalgVectorNorm(_Op):
 
     node_name = "LinalgVectorNormBackward0"
     saved_names = ("self", "result")
+    formula = (
+        "spread(grad, self.shape, dim, keepdim) * norm_slope(self, result, ord, dim, keepdim)",
+    )
 
     @staticmethod
     def forward(ctx, x, ord, dim, keepdim):  # noqa: A002 - PyTorch's name

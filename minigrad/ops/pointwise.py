@@ -437,6 +437,7 @@ class ClampMinTensor(_Op):
 
     node_name = "ClampMinBackward1"
     saved_names = ("self", "min")
+    formula = ("grad * (self >= min)", "grad * (self < min)")
     _pick = staticmethod(np.maximum)
 
     @staticmethod
@@ -466,6 +467,7 @@ class ClampMaxTensor(ClampMinTensor):
 
     node_name = "ClampMaxBackward1"
     saved_names = ("self", "max")
+    formula = ("grad * (self <= max)", "grad * (self > max)")
     _pick = staticmethod(np.minimum)
 
 

@@ -206,6 +206,7 @@ class MaxDim(_Op):
 
     node_name = "MaxBackward0"
     saved_names = ("indices",)
+    formula = ("scatter(grad, dim, indices, self_sym_sizes)",)
     _pick, _op = staticmethod(np.argmax), "max"
 
     @staticmethod
@@ -254,6 +255,7 @@ class Amax(_Op):
 
     node_name = "AmaxBackward0"
     saved_names = ("self", "result")
+    formula = ("spread(grad, self.shape, dim, keepdim) * ties(self, result, dim, keepdim)",)
     _reduce, _op = staticmethod(np.max), "amax"
 
     @staticmethod
@@ -372,6 +374,7 @@ class Prod(_Op):
 
     node_name = "ProdBackward0"
     saved_names = ("self", "result")
+    formula = ("grad * prod_others(self)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -394,6 +397,7 @@ class ProdDim(_Op):
 
     node_name = "ProdBackward1"
     saved_names = ("self", "result")
+    formula = ("spread(grad, self.shape, dim, keepdim) * prod_others(self, dim)",)
 
     @staticmethod
     def forward(ctx, x, dim, keepdim):
@@ -474,6 +478,7 @@ class Var(_Op):
 
     node_name = "VarBackward0"
     saved_names = ("self",)
+    formula = ("spread(grad, self.shape, dim, keepdim) * 2 * (self - mean(self, dim)) / dof",)
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):
@@ -491,6 +496,7 @@ class Std(_Op):
 
     node_name = "StdBackward0"
     saved_names = ("self", "result")
+    formula = ("spread(grad / result, self.shape, dim, keepdim) * (self - mean(self, dim)) / dof",)
 
     @staticmethod
     def forward(ctx, x, dim, correction, keepdim):

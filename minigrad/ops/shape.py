@@ -175,6 +175,7 @@ class Squeeze(_Op):
     """y = x without its dimensions of size 1;  ∂y/∂x = grad with them put back."""
 
     node_name = "SqueezeBackward0"
+    formula = ("unsqueeze(grad, dims)",)
     is_view = True
 
     @staticmethod
@@ -269,6 +270,7 @@ class Split(_Op):
     place (the gradients of all pieces concatenated)."""
 
     node_name = "SplitBackward0"
+    formula = ("cat(grads, dim)",)
     is_view = True
     multi_output_view = True
 
@@ -294,6 +296,7 @@ class Unbind(_Op):
     """(y₀, y₁, …) = the slices of x along ``dim``;  ∂yᵢ/∂x = the gradients stacked."""
 
     node_name = "UnbindBackward0"
+    formula = ("stack(grads, dim)",)
     is_view = True
     multi_output_view = True
 
@@ -315,6 +318,7 @@ class Repeat(_Op):
     """y = x tiled ``repeats`` times along each dimension;  ∂y/∂x = the sum over the tiles."""
 
     node_name = "RepeatBackward0"
+    formula = ("sum_tiles(grad, repeats, self_sym_sizes)",)
 
     @staticmethod
     def forward(ctx, x, repeats):

@@ -42,6 +42,7 @@ class Median(_Op):
 
     node_name = "MedianBackward0"
     saved_names = ("self", "result")
+    formula = ("grad * (self == result) / count_equal(self, result)",)
 
     @staticmethod
     def forward(ctx, x):
@@ -83,6 +84,10 @@ class VarMean(_Op):
 
     node_name = "VarMeanBackward0"
     saved_names = ("self",)
+    formula = (
+        "spread(grads[0], self.shape, dim, keepdim) * 2 * (self - mean(self, dim)) / dof + "
+        "spread(grads[1], self.shape, dim, keepdim) / n",
+    )
     _op = "var_mean"
 
     @staticmethod
@@ -121,6 +126,10 @@ class StdMean(VarMean):
 
     node_name = "StdMeanBackward0"
     saved_names = ("self", "result")
+    formula = (
+        "spread(grads[0] / result, self.shape, dim, keepdim) * (self - mean(self, dim)) / dof "
+        "+ spread(grads[1], self.shape, dim, keepdim) / n",
+    )
     _op = "std_mean"
 
 

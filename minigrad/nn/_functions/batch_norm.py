@@ -22,6 +22,11 @@ class NativeBatchNorm(_Op):
 
     node_name = "NativeBatchNormBackward0"
     saved_names = ("input", "weight", "result1", "result2")
+    formula = (
+        "batch_norm_input(grad, input, weight, result1, result2, training)",
+        "channels(grad * x_hat(input, result1, result2))",
+        "channels(grad)",
+    )
 
     @staticmethod
     def forward(ctx, x, weight, bias, running, training, momentum, eps):

@@ -56,6 +56,11 @@ class Convolution(_Op):
 
     node_name = "ConvolutionBackward0"
     saved_names = ("input", "weight")
+    formula = (
+        "conv_input(grad, weight, params, input)",
+        "conv_weight(input, grad, params, weight)",
+        "channels(grad)",
+    )
 
     @staticmethod
     def forward(ctx, x, weight, bias, params):
@@ -87,6 +92,12 @@ class ConvolutionBackward(_Op):
 
     node_name = "ConvolutionBackwardBackward0"
     saved_names = ("grad_output", "input", "weight")
+    formula = (
+        "conv(grads[0], weight, params, grad_output) + conv(input, grads[1], params, "
+        "grad_output) + channel_bias(grads[2], grad_output)",
+        "conv_input(grad_output, grads[1], params, input)",
+        "conv_weight(grads[0], grad_output, params, weight)",
+    )
 
     @staticmethod
     def forward(ctx, grad, x, weight, params, mask):

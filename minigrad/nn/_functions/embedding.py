@@ -13,6 +13,7 @@ class Embedding(_Op):
     """y = W[indices];  ∂ℓ/∂W[k] = Σ of the gradient rows whose index is k (0 for padding)."""
 
     node_name = "EmbeddingBackward0"
+    formula = ("embedding_add(grad, indices, weight_sym_argsize_0, padding_idx)",)
 
     @staticmethod
     def forward(ctx, weight, indices, padding_idx):
@@ -32,6 +33,7 @@ class EmbeddingDenseBackward(_Op):
     """G = scatter-add of the gradient rows;  its own gradient gathers rows back."""
 
     node_name = "EmbeddingDenseBackwardBackward0"
+    formula = ("rows_of(grad, indices, padding_idx)",)
 
     @staticmethod
     def forward(ctx, grad, indices, num_weights, padding_idx):

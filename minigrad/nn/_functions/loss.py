@@ -60,6 +60,7 @@ class NllLoss(_Op):
 
     node_name = "NllLossBackward0"
     saved_names = ("self",)
+    formula = ("per_class(grad) * coef",)
     class_dim = 1
 
     @staticmethod
@@ -122,6 +123,12 @@ class BinaryCrossEntropy(_Op):
 
     node_name = "BinaryCrossEntropyBackward0"
     saved_names = ("self", "target")
+    formula = (
+        "grad * or_one(weight) * (self - target) / maximum(self * (1 - self), 1e-12) / "
+        "divisor(mode, numel)",
+        "grad * or_one(weight) * (maximum(log(1 - self), -100) - maximum(log(self), -100)) / "
+        "divisor(mode, numel)",
+    )
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction):
@@ -163,6 +170,12 @@ class BinaryCrossEntropyWithLogits(_Op):
 
     node_name = "BinaryCrossEntropyWithLogitsBackward0"
     saved_names = ("self", "target")
+    formula = (
+        "grad * or_one(weight) * ((1 - target) - (1 + (or_one(pos_weight) - 1) * target) * (1 "
+        "- sigmoid(self))) / divisor(mode, numel)",
+        "grad * or_one(weight) * (-self - (or_one(pos_weight) - 1) * log_sigmoid(self)) / "
+        "divisor(mode, numel)",
+    )
 
     @staticmethod
     def forward(ctx, x, target, weight, pos_weight, reduction):

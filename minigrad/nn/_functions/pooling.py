@@ -69,6 +69,7 @@ class MaxPool2DWithIndices(_Op):
 
     node_name = "MaxPool2DWithIndicesBackward0"
     saved_names = ("self", "result1")
+    formula = ("max_unpool(grad, self.shape, result1)",)
 
     @staticmethod
     def forward(ctx, x, params):
@@ -108,6 +109,7 @@ class MaxPool2DWithIndicesBackward(_Op):
     """∂ℓ/∂x = the gradients scattered to the argmax positions; its own gradient gathers."""
 
     node_name = "MaxPool2DWithIndicesBackwardBackward0"
+    formula = ("max_pool_pick(grad, indices)",)
 
     @staticmethod
     def forward(ctx, grad, shape, indices):
@@ -151,6 +153,7 @@ class AvgPool2D(_Op):
 
     node_name = "AvgPool2DBackward0"
     saved_names = ("self",)
+    formula = ("avg_unpool(grad, self.shape, params)",)
 
     @staticmethod
     def forward(ctx, x, params):
@@ -176,6 +179,7 @@ class AvgPool2DBackward(_Op):
     the gradient, its own gradient is the average pooling again."""
 
     node_name = "AvgPool2DBackwardBackward0"
+    formula = ("avg_pool(grad, params)",)
 
     @staticmethod
     def forward(ctx, grad, shape, params):
@@ -213,6 +217,7 @@ class AdaptiveAvgPool2D(_Op):
 
     node_name = "AdaptiveAvgPool2DBackward0"
     saved_names = ("self",)
+    formula = ("matrices[0].T @ grad @ matrices[1]",)
 
     @staticmethod
     def forward(ctx, x, output_size):
@@ -233,6 +238,7 @@ class AdaptiveAvgPool2DBackward(_Op):
     """∂ℓ/∂x = A_hᵀ · g · A_w; linear in g, so its own gradient is the pooling again."""
 
     node_name = "AdaptiveAvgPool2DBackwardBackward0"
+    formula = ("adaptive_avg_pool(grad, output_size)",)
 
     @staticmethod
     def forward(ctx, grad, matrices, size):
