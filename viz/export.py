@@ -92,7 +92,8 @@ def page_html(playback, title=None, granularity="event", frame=0):
         '<div id="mgs-controls" class="mgs-controls"></div>\n'
         '<div id="mgs-modes" class="mgs-modes" role="radiogroup" aria-label="frames"></div>\n'
         '<div id="mgs-canvas"></div>\n'
-        '<p class="mgs-help">Keys: ← → step, Home / End, space plays. Made with minigrad.</p>\n'
+        '<p class="mgs-help">Keys: ← → step, Home / End, space plays; + − 0 zoom (or ctrl + '
+        'wheel); shift + arrows or drag to pan. Made with minigrad.</p>\n'
         "</main>\n"
         f'{packed}<script type="application/json" id="mgs-state">{data}</script>\n'
         f'<script type="module">\n{script}\n</script>\n</body>\n</html>\n')

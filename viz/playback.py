@@ -28,13 +28,15 @@ from viz.drawing import draw
 from viz.frames import GRANULARITIES, build_frames, event_at, label_notes
 from viz.inside import inside_pictures
 from viz.legend import stepper_key
+from viz.room import reserve, rooms, unmarked
 from viz.still import covering, frame_svg, geometry, place_notes, widen
 
 __all__ = ["Playback", "record_target", "renderer_theme", "THEMES", "SPEEDS", "NODE_FRAMES"]
 
 THEMES = ("default", "mono", "classroom")
-NODESEP, RANKSEP = 0.8, 0.4  # inches between boxes (a plain drawing has 0.3, 0.35)
+NODESEP, RANKSEP = 0.3, 0.4  # inches between boxes (a plain drawing has 0.3, 0.35)
 NODE_FRAMES = 2000  # above this many events a stepper plays node by node by default
+NOTE_SCALE = 1.5  # the classroom theme's notes, as its graph text (viz.classroom.FONT_SCALE)
 SPEEDS = {"slow": 1500, "normal": 700, "fast": 250, "fastest": 60}  # ms per frame when playing
 
 
@@ -112,22 +114,25 @@ class Playback:
                 self.data["inside"] = inside
         label_notes(self.data, {link.id: link.label for link in scene.links if link.label})
         self.data["key"] = stepper_key(self.data)
+        scale = self.data["note_scale"] = NOTE_SCALE if theme == "classroom" else 1.0
         renames = _same_layout(like, self) if like is not None else None
         if renames is None:
             self.ids = _element_ids(self.source, self.prefix)
-            self.raw = layouts.render(engines.get_engine(self.drawing.engine), self.source,
-                                      "svg", self.prefix).decode("utf-8")
+            self.raw = self._layout(scale)
             self.boxes = geometry(self.raw, self.prefix)
+            self.rooms = rooms(self.boxes, self.raw, self.prefix)
+            self.raw = unmarked(self.raw)
         else:   # the same graph again (a training loop): keep the picture, rename the data
             self.ids, self.raw, self.boxes = like.ids, like.raw, like.boxes
-            self.source = like.source
+            self.rooms, self.source = like.rooms, like.source
             for key in ("classes", "notes", "focus", "inner"):
                 if key in self.data:
                     self.data[key] = _renamed(self.data[key], renames)
             for call in self.data.get("inside", {}).get("calls", {}).values():
                 call[1] = _renamed(call[1], renames)
-        self.data["places"] = place_notes(self.boxes, self.data["notes"])
-        self.svg = widen(inline(self.raw, self.prefix), self.data["places"], self.data["notes"])
+        self.data["places"] = place_notes(self.boxes, self.data["notes"], self.rooms, scale)
+        self.svg = widen(inline(self.raw, self.prefix), self.data["places"], self.data["notes"],
+                         scale)
         if renames is not None:
             self.svg = covering(like.svg, self.svg)
 
@@ -143,6 +148,19 @@ class Playback:
                  if box in scene.items and scene.items[box].kind == "module"}
         return inside_pictures(full, boxes, titles, self.prefix,
                                theme=renderer_theme(self.theme), engine=self.drawing.engine)
+
+    def _layout(self, scale):
+        """The laid-out SVG (kept by :mod:`viz.layouts` for the next drawing of the same
+        graph), with room made in the layout for every element's notes (:mod:`viz.room`)
+        where the engine draws HTML-like labels."""
+        engine = engines.get_engine(self.drawing.engine)
+        if "label=<" in self.source and engine.name != "wasi":
+            try:
+                source = reserve(self.source, self.prefix, self.data["notes"], scale)
+                return layouts.render(engine, source, "svg", self.prefix).decode("utf-8")
+            except engines.RenderError:      # noqa: S110 - then the notes are searched for
+                pass
+        return layouts.render(engine, self.source, "svg", self.prefix).decode("utf-8")
 
     @property
     def granularity(self):

@@ -135,12 +135,14 @@ def geometry(svg, prefix):
     return boxes
 
 
-def note_size(note):
-    """(width, height) of a note (``"kind\\ttext\\n…"``) as both renderers draw it."""
+def note_size(note, scale=1.0):
+    """(width, height) of a note (``"kind\\ttext\\n…"``) as both renderers draw it, its type
+    ``scale`` times the default (the classroom theme's notes are 1.5 times as large)."""
     lines = [line.split("\t", 1)[-1] for line in note.split("\n")] if note else []
     if not lines:
         return 0.0, 0.0
-    return max(len(t) for t in lines) * CHAR + 2 * PAD, len(lines) * LINE + 2 * PAD
+    return ((max(len(t) for t in lines) * CHAR + 2 * PAD) * scale,
+            (len(lines) * LINE + 2 * PAD) * scale)
 
 
 def _box(anchor, side, width, height):
@@ -245,8 +247,45 @@ def _candidates(box):
                     ((x - GAP, y + h), "l", (x, y + h - inset))] + far
 
 
-def place_notes(boxes, notes):
+def _in_room(key, boxes, room, size):
+    """The place of a note in the room Graphviz made for it (:mod:`viz.room`): centred in an
+    arrow's label cell; beside a box, just off the box on the room's side when no arrow runs
+    through the gap between box and room (``size``: the largest note), else at the room's
+    near edge, tied to the box by a leader line. ``None`` when Graphviz put another box
+    between the box and its room (the note is then searched for)."""
+    x, y, w, h = room
+    box = boxes[key]
+    if box[2] == 0:
+        return [round(x + w / 2, 2), round(y + h / 2, 2), "c"]
+    cy = round(y + h / 2, 2)
+    if y >= box[1] + box[3] - 1:      # the room is under its box (a box no arrow leaves)
+        near, far, side = box[1] + box[3], y, "b"
+        cx = round(x + w / 2, 2)
+        snug = min(far, near + GAP)
+        return [cx, round(snug, 2), side]
+    if x >= box[0] + box[2] / 2:      # the room is right of its box
+        near, far, side = box[0] + box[2], x, "r"
+        snug = min(far, near + GAP)
+    else:
+        near, far, side = box[0], x + w, "l"
+        snug = max(far, near - GAP)
+    rect = _box((snug, cy), side, *size)
+    crossed = any(rect[0] - GAP < px < rect[0] + rect[2] + GAP and
+                  rect[1] - GAP < py < rect[1] + rect[3] + GAP
+                  for k, b in boxes.items() if k != key and b[2] == 0 and len(b) > 5
+                  for px, py in b[5])
+    if _crossed(boxes, key, (near, cy), (far, cy)):   # another box between: not its room
+        return None
+    if not crossed:
+        return [round(snug, 2), cy, side]
+    return [round(far, 2), cy, side, round(near, 2), cy]
+
+
+def place_notes(boxes, notes, rooms=None, scale=1.0):
     """Where each element's notes go: ``{id: [x, y, side]}``.
+
+    An element with a room of its own in the layout (``rooms``: ``{id: [x, y, w, h]}``, made by
+    :mod:`viz.room`) has its notes there. The others are placed by the search below.
 
     ``side`` is ``r`` (the note's left edge at x, centred vertically), ``l``, ``b`` (its top at
     y, centred), ``t``, ``c`` (centred on the point: arrows) or, off an ellipse's curve at 45°,
@@ -269,10 +308,18 @@ def place_notes(boxes, notes):
         elif len(box) > 5:                       # an arrow: small squares along it
             for px, py in box[5]:
                 grid.add(key, (px - 2.5, py - 2.5, 5.0, 5.0), CROSS)
-    order = sorted((k for k in notes if k in boxes), key=lambda k: boxes[k][2] > 0)
     placed = {}
+    for key, room in (rooms or {}).items():
+        if key in boxes and key in notes:
+            size = max((note_size(n, scale) for _, n in notes[key] if n), default=(0.0, 0.0))
+            place = _in_room(key, boxes, room, size)
+            if place is not None:
+                placed[key] = place
+                grid.add(key, tuple(room), NOTE)
+    order = sorted((k for k in notes if k in boxes and k not in placed),
+                   key=lambda k: boxes[k][2] > 0)
     for key in order:
-        width, height = max((note_size(n) for _, n in notes[key]), default=(0.0, 0.0))
+        width, height = max((note_size(n, scale) for _, n in notes[key]), default=(0.0, 0.0))
         if width == 0:
             continue
         best = None
@@ -307,7 +354,7 @@ _TRANSLATE = re.compile(r'<g id="[^"]*" class="graph[^"]*" transform="[^"]*trans
 _SIZE = re.compile(r'<svg([^>]*?) width="([\d.]+)pt" height="([\d.]+)pt"')
 
 
-def widen(svg, places, notes):
+def widen(svg, places, notes, scale=1.0):
     """``svg`` with its viewBox grown so that every note in ``notes`` fits."""
     view, shift = _VIEWBOX.search(svg), _TRANSLATE.search(svg)
     if view is None or shift is None:
@@ -321,7 +368,7 @@ def widen(svg, places, notes):
         x, y, side = places[key][:3]
         for _, note in timeline:
             if note:
-                bx, by, bw, bh = _box((x, y), side, *note_size(note))
+                bx, by, bw, bh = _box((x, y), side, *note_size(note, scale))
                 left, top = min(left, bx + tx - 2), min(top, by + ty - 2)
                 right, bottom = max(right, bx + bw + tx + 2), max(bottom, by + bh + ty + 2)
     if (left, top, right, bottom) == (vx, vy, vx + vw, vy + vh):
@@ -361,9 +408,10 @@ def value_at(timeline, event):
     return value
 
 
-def note_svg(note, place):
-    """The SVG of one note (a ``<g class="mgs-note">``), every text escaped."""
-    width, height = note_size(note)
+def note_svg(note, place, scale=1.0):
+    """The SVG of one note (a ``<g class="mgs-note">``), every text escaped; its type
+    ``scale`` times the default."""
+    width, height = note_size(note, scale)
     x, y, _, _ = _box((place[0], place[1]), place[2], width, height)
     lines = [line.split("\t", 1) for line in note.split("\n")]
     kind = html.escape(xml_safe(lines[0][0] if len(lines[0]) == 2 else "state"), quote=True)
@@ -375,10 +423,12 @@ def note_svg(note, place):
                      f'cx="{lead[0]:.1f}" cy="{lead[1]:.1f}" r="{DOT:g}"/>')
     parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}" '
                  'rx="3"/>')
+    size = f' style="font-size:{FONT_SIZE * scale:g}px"' if scale != 1 else ""
     for k, line in enumerate(lines):
         line_kind, text = (line if len(line) == 2 else ("state", line[0]))
-        parts.append(f'<text class="mgs-line-{html.escape(line_kind, quote=True)}" '
-                     f'x="{x + PAD:.1f}" y="{y + PAD + (k + 1) * LINE - 3:.1f}">'
+        parts.append(f'<text class="mgs-line-{html.escape(line_kind, quote=True)}"{size} '
+                     f'x="{x + PAD * scale:.1f}" '
+                     f'y="{y + (PAD + (k + 1) * LINE - 3) * scale:.1f}">'
                      f"{html.escape(xml_safe(text), quote=False)}</text>")
     parts.append("</g>")
     return "".join(parts)
@@ -409,7 +459,7 @@ def frame_svg(svg, prefix, data, event, places=None):
     for key, timeline in data["notes"].items():
         note = value_at(timeline, event)
         if note and key in places:
-            notes.append(note_svg(note, places[key]))
+            notes.append(note_svg(note, places[key], data.get("note_scale", 1.0)))
     overlay = '<g class="mgs-notes">' + "".join(notes) + "</g>"
     at = body.rfind("</g>")
     body = body[:at] + overlay + body[at:]

@@ -117,7 +117,8 @@ function startPage() {
     if (event.key === " " && event.target.tagName !== "BUTTON") {
       play();
       event.preventDefault();
-    } else if (onPage && pageKeys[event.key] && !event.altKey && !event.ctrlKey) {
+    } else if (onPage && pageKeys[event.key] && !event.altKey && !event.ctrlKey &&
+               !event.shiftKey) {
       go(pageKeys[event.key]());
       event.preventDefault();
     }

@@ -12,11 +12,16 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const LINE = 12, CHAR = 6, PAD = 3, DOT = 2;
 const JUMP = 48; // beyond this many events, rescan every element instead of the changes
-// Picture scales (CSS pixels per pixel of Graphviz's picture): fitted, never below READABLE
-// unless the student zooms out (the notes' 10 px type stays 10 px), and the side panel goes
-// under the picture when beside it the picture would be drawn smaller than COMFORTABLE, or when
-// the canvas is narrower than NARROW.
-const READABLE = 0.75, COMFORTABLE = 0.8, NARROW = 560;
+// Picture scales (CSS pixels per pixel of Graphviz's picture): the first frame shows the whole
+// picture, fitted to the stage, unless that would draw it smaller than WHOLE (its type under
+// about 6 px); then it is fitted to the stage's width (never below TINY) and scrolls down,
+// following the running node (the output, at first). The classroom draws it CLASSROOM times
+// as large as that, following the running node: its type is 1.5 times the default's, and its
+// picture up to 1.5 times as large, with a taller caption above, so at 1.6 times its type
+// stays at least 1.5 times the default's on screen. The side panel goes under the picture when beside it the picture would be
+// drawn smaller than COMFORTABLE, or when the canvas is narrower than NARROW.
+const WHOLE = 0.45, TINY = 0.15, CLASSROOM = 1.6, COMFORTABLE = 0.8, NARROW = 560;
+const SCROLLBAR = 16; // room kept for the stage's own vertical scrollbar
 
 function make(tag, cls, text) {
   const node = document.createElement(tag);
@@ -55,20 +60,22 @@ function frameCount(data, granularity) {
   return seq ? seq.length : data.count;
 }
 
-function noteBox(note, place) {
+// A note's box; its type `scale` times the default (1.5 in the classroom theme: frames'
+// "note_scale", the same sizes as viz/still.py's note_size).
+function noteBox(note, place, scale) {
   const lines = note.split("\n").map((l) => {
     const tab = l.indexOf("\t");
     return tab < 0 ? ["state", l] : [l.slice(0, tab), l.slice(tab + 1)];
   });
-  const width = Math.max(...lines.map((l) => l[1].length)) * CHAR + 2 * PAD;
-  const height = lines.length * LINE + 2 * PAD;
+  const width = (Math.max(...lines.map((l) => l[1].length)) * CHAR + 2 * PAD) * scale;
+  const height = (lines.length * LINE + 2 * PAD) * scale;
   const [x, y, side] = place;
   const at = {
     r: [x, y - height / 2], l: [x - width, y - height / 2], b: [x - width / 2, y],
     t: [x - width / 2, y - height], c: [x - width / 2, y - height / 2],
     ne: [x, y - height], nw: [x - width, y - height], se: [x, y], sw: [x - width, y],
   }[side] || [x, y];
-  return { lines, x: at[0], y: at[1], width, height };
+  return { lines, x: at[0], y: at[1], width, height, scale };
 }
 
 // A note at a corner of its element (place = [x, y, side, px, py]) is tied to it by a leader
@@ -84,8 +91,8 @@ function drawLeader(group, box, place) {
   }), svgNode("circle", { class: "mgs-leader", cx: px.toFixed(1), cy: py.toFixed(1), r: DOT }));
 }
 
-function drawNote(note, place, id) {
-  const box = noteBox(note, place);
+function drawNote(note, place, id, scale) {
+  const box = noteBox(note, place, scale || 1);
   const group = svgNode("g", { class: `mgs-note mgs-note-${box.lines[0][0]}`, "data-for": id });
   drawLeader(group, box, place);
   group.append(svgNode("rect", {
@@ -94,9 +101,10 @@ function drawNote(note, place, id) {
   }));
   box.lines.forEach(([kind, text], k) => {
     const line = svgNode("text", {
-      class: `mgs-line-${kind}`, x: (box.x + PAD).toFixed(1),
-      y: (box.y + PAD + (k + 1) * LINE - 3).toFixed(1),
+      class: `mgs-line-${kind}`, x: (box.x + PAD * box.scale).toFixed(1),
+      y: (box.y + (PAD + (k + 1) * LINE - 3) * box.scale).toFixed(1),
     });
+    if (box.scale !== 1) line.style.fontSize = `${10 * box.scale}px`;
     line.textContent = text;
     group.append(line);
   });
@@ -249,7 +257,7 @@ function restyle(view, id, event) {
     view.deferred.delete(id);
     if (note && place) {
       if (near(view, place)) {
-        const node = drawNote(note, place, id);
+        const node = drawNote(note, place, id, d.note_scale);
         view.layer.append(node);
         view.noteNodes.set(id, node);
       } else {
@@ -285,7 +293,7 @@ function reveal(view, stage) {
     const place = view.data.places[id];
     if (!near(view, place)) continue;
     view.deferred.delete(id);
-    const node = drawNote(view.notes.get(id), place, id);
+    const node = drawNote(view.notes.get(id), place, id, view.data.note_scale);
     view.layer.append(node);
     view.noteNodes.set(id, node);
   }
@@ -312,34 +320,37 @@ function natural(stage) {
   return width > 0 && height > 0 ? { svgEl, width, height } : null;
 }
 
-// How tall the stage may grow (its max-height), so that a small graph is seen whole.
+// How tall the stage may grow: its max-height, and no further than the window's bottom when
+// the stage starts in the window's upper half (a page opened at its top), so that a graph
+// fitted whole is seen whole.
 function tallest(stage) {
   const most = parseFloat(getComputedStyle(stage).maxHeight);
-  return Math.max(most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72, 360);
+  let tall = most > 0 ? most - 6 : (window.innerHeight || 800) * 0.72;
+  const top = stage.getBoundingClientRect().top, bottom = window.innerHeight || 800;
+  if (top > 0 && top < bottom / 2) tall = Math.min(tall, bottom - top - 12);
+  return Math.max(tall, 300);
 }
 
-// The scale a picture gets in `room` pixels of width: fit the width and most of the window's
-// height, within limits: small graphs are shown whole, big ones stay readable and scroll.
+// The scale a picture gets in `room` pixels of width and `tall` of height: the whole picture
+// (never enlarged beyond `big`); a picture too big for that, fitted to the width (less the
+// scrollbar it then has), scrolling down.
 function scaleFor(size, room, tall, big) {
-  return Math.max(Math.min(room / size.width, tall / size.height, big), READABLE);
+  const whole = Math.min(room / size.width, tall / size.height, big);
+  if (whole >= WHOLE) return whole;
+  return Math.max(Math.min((room - SCROLLBAR) / size.width, big), TINY);
 }
 
-// The same before the floor: what the room allows (compares layouts even when both scroll).
-function roomFor(size, room, tall, big) {
-  return Math.min(room / size.width, tall / size.height, big);
-}
-
-// The picture's scale: `zoom` when the student zoomed (buttons, ctrl + wheel, + - 0 keys),
-// else fitted to the stage (see scaleFor).
+// The picture's scale: `zoom` when the student zoomed (buttons, ctrl + wheel, + - keys; "whole":
+// the fit button and the 0 key), else fitted to the stage (see scaleFor; the classroom's
+// CLASSROOM times as large).
 const ZOOM_STEP = 1.25;
 function fit(stage, root, zoom) {
   const size = natural(stage);
   if (!size) return 1;
   const classroom = root.classList.contains("mgs-theme-classroom");
-  // The classroom fits the width only: its large type must stay large on a projector.
-  const fitted = scaleFor(size, stage.clientWidth || size.width,
-                          classroom ? Infinity : tallest(stage), classroom ? 2 : 1.25);
-  const scale = zoom || fitted;
+  const fitted = scaleFor(size, stage.offsetWidth || size.width, tallest(stage), 1.25);
+  const scale = zoom === "whole" ? fitted : zoom || (classroom ? Math.min(fitted * CLASSROOM, 2)
+                                                              : fitted);
   size.svgEl.style.width = `${(size.width * scale).toFixed(0)}px`;
   size.svgEl.style.height = `${(size.height * scale).toFixed(0)}px`;
   root.dataset.scale = scale.toFixed(3);
@@ -363,8 +374,8 @@ function arrange(root, body, stage, panel) {
     const side = panel.getBoundingClientRect().width || 0;
     const tall = tallest(stage);
     const big = root.classList.contains("mgs-theme-classroom") ? 1.6 : 1.25;
-    const beside = roomFor(size, room - side - gap, tall, big);
-    const below = roomFor(size, room, tall, big);
+    const beside = scaleFor(size, room - side - gap, tall, big);
+    const below = scaleFor(size, room, tall, big);
     // A margin either way around the threshold: a scrollbar coming and going must not flip it.
     // (Only while the width stays about the same: a wider canvas is judged afresh.)
     const near = Math.abs(room - (Number(root.dataset.stackedAt) || room)) < 40;
@@ -392,7 +403,18 @@ function keepInView(stage, view, event) {
   if (!el || (stage.scrollHeight <= stage.clientHeight && stage.scrollWidth <= stage.clientWidth)) {
     return;
   }
-  const box = el.getBoundingClientRect(), area = stage.getBoundingClientRect();
+  // the node and its note (the arithmetic beside it) together, as far as the stage holds them
+  let box = el.getBoundingClientRect();
+  const area = stage.getBoundingClientRect();
+  const note = view.noteNodes.get(id);
+  if (note) {
+    const n = note.getBoundingClientRect();
+    const left = Math.min(box.left, n.left), right = Math.max(box.right, n.right);
+    const top = Math.min(box.top, n.top), bottom = Math.max(box.bottom, n.bottom);
+    if (right - left <= area.width && bottom - top <= area.height) {
+      box = { left, right, top, bottom, width: right - left, height: bottom - top };
+    }
+  }
   if (box.top < area.top || box.bottom > area.bottom || box.left < area.left ||
       box.right > area.right) {
     stage.scrollBy({
@@ -418,7 +440,8 @@ function render({ model, el }) {
   const root = make("div", "mgs-root");
   root.tabIndex = 0;
   root.setAttribute("role", "group");
-  root.setAttribute("aria-label", "backward stepper: arrow keys move between frames");
+  root.setAttribute("aria-label",
+    "backward stepper: arrow keys move between frames, + - 0 zoom, shift + arrow keys pan");
   const status = make("div", "mgs-status");
   const caption = make("div", "mgs-caption");
   caption.setAttribute("aria-live", "polite");
@@ -436,7 +459,7 @@ function render({ model, el }) {
   fillKey(key, KEY_TEXT, arithLabel);
   const zoomBar = make("div", "mgs-zoom");
   const zoomButtons = {};
-  for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "whole graph (0)"],
+  for (const [name, text, title] of [["out", "−", "zoom out (-)"], ["fit", "fit", "fit the graph to the view (0)"],
                                      ["in", "+", "zoom in (+)"]]) {
     const b = make("button", "mgs-zoom-" + name, text);
     b.type = "button";
@@ -557,7 +580,7 @@ function render({ model, el }) {
   const zoomOut = () => zoomTo(Math.max(scale / ZOOM_STEP, 0.05));
   zoomButtons.in.addEventListener("click", zoomIn);
   zoomButtons.out.addEventListener("click", zoomOut);
-  zoomButtons.fit.addEventListener("click", () => zoomTo(null));
+  zoomButtons.fit.addEventListener("click", () => zoomTo("whole"));
   stage.addEventListener("wheel", (event) => {
     if (!event.ctrlKey && !event.metaKey) return;   // a plain wheel scrolls (pans)
     event.preventDefault();
@@ -601,13 +624,21 @@ function render({ model, el }) {
     }
   }
 
+  // Shift + an arrow key pans the picture by a fifth of the stage.
+  const PAN = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
   function onKey(event) {
+    if (event.shiftKey && event.key in PAN) {
+      const [dx, dy] = PAN[event.key];
+      stage.scrollBy({ left: dx * stage.clientWidth / 5, top: dy * stage.clientHeight / 5 });
+      event.preventDefault();
+      return;
+    }
     const moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, PageDown: 10,
                     PageUp: -10 };
     if (event.key in moves) step(moves[event.key]);
     else if (event.key === "+" || event.key === "=") zoomIn();
     else if (event.key === "-") zoomOut();
-    else if (event.key === "0") zoomTo(null);
+    else if (event.key === "0") zoomTo("whole");
     else if (event.key === "Home") step(0, 0);
     else if (event.key === "End") step(0, Number.MAX_SAFE_INTEGER);
     else return;
