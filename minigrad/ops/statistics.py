@@ -7,10 +7,10 @@ from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim
 from minigrad.ops.reduction import (
+    Max,
     MaxDim,
     _correction,
     _empty_error,
-    _ties,
     _unsqueeze_to,
     _values_indices,
     _var_backward,
@@ -50,29 +50,29 @@ def _lower_median_index(data, axis):
     return np.where(has_nan, first_nan, picked)
 
 
-class Median(_Op):
-    """y = the lower median of all elements;  ∂y/∂x = grad shared by the elements equal to y."""
+class Median(Max):
+    """y = the lower median of all elements;  ∂y/∂x = grad shared by the elements equal to y
+    (the gradient of max, with the median as the element picked)."""
 
     node_name = "MedianBackward0"
-    saved_names = ("self", "result")
-    formula = ("grad * (self == result) / count_equal(self, result)",)
+
+    @staticmethod
+    def _kept(flat):
+        """The elements the median is taken of."""
+        return flat
 
     @staticmethod
     def forward(ctx, x):
         flat = x._data.reshape(-1)
-        if flat.size == 0:
+        if flat.size:
+            _check_median(x, "median_cpu")
+        kept = ctx._forward_cls._kept(flat)
+        if kept.size == 0:
             result = _nan_as(flat.dtype)
         else:
-            _check_median(x, "median_cpu")
-            result = np.asarray(flat[_lower_median_index(flat, 0)[0]])
+            result = np.asarray(kept[_lower_median_index(kept, 0)[0]])
         ctx.save_for_backward(x, result)
         return result
-
-    @staticmethod
-    def backward(ctx, grad):
-        x, result = ctx.saved_tensors
-        mask = _ties(x, result)
-        return grad * mask / int(mask._data.sum())
 
 
 class NanMedian(Median):
@@ -82,17 +82,8 @@ class NanMedian(Median):
     node_name = "NanmedianBackward0"
 
     @staticmethod
-    def forward(ctx, x):
-        flat = x._data.reshape(-1)
-        if flat.size:
-            _check_median(x, "median_cpu")
-        kept = flat[~np.isnan(flat)] if flat.dtype.kind == "f" else flat
-        if kept.size == 0:
-            result = _nan_as(flat.dtype)
-        else:
-            result = np.asarray(kept[_lower_median_index(kept, 0)[0]])
-        ctx.save_for_backward(x, result)
-        return result
+    def _kept(flat):
+        return flat[~np.isnan(flat)] if flat.dtype.kind == "f" else flat
 
 
 class MedianDim(MaxDim):
