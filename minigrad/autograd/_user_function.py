@@ -22,7 +22,7 @@ import weakref
 import numpy as np
 
 from minigrad.autograd import forward_ad, inference, observe
-from minigrad.autograd.node import _tensor_class
+from minigrad.autograd.node import _contains, _tensor_class, _trimmed_grads, _zeros_for_unused
 from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["apply", "node_apply", "uses_setup_context", "CUSTOM", "MULTI", "NO_GRAD_CUSTOM"]
@@ -203,13 +203,6 @@ def _save_tensors(ctx, outputs, result, Tensor):
         ctx._saved = _save_all(ctx, outputs, result, Tensor)
 
 
-def _contains(items, obj):
-    for item in items:
-        if item is obj:
-            return True
-    return False
-
-
 def _user_backward(cls):
     from minigrad.autograd.function import Function
     backward, vjp = cls.backward, cls.vjp
@@ -223,21 +216,14 @@ def node_apply(node, grad_outputs):
     """The node's step in backward: the user's ``backward`` (or ``vjp``), checked."""
     from minigrad.autograd.function import _check_user_grads
     if node._materialize_grads and _contains(grad_outputs, None):
-        Tensor = _tensor_class()
-        grad_outputs = tuple(  # zeros for unused tensor outputs (None for the others)
-            Tensor._make(np.zeros(shape, dtype)) if g is None and dtype is not None else g
-            for g, (shape, dtype) in zip(grad_outputs, node._output_meta))
+        grad_outputs = _zeros_for_unused(grad_outputs, node._output_meta)
     needs = node.needs_input_grad
     grads = _user_backward(node._forward_cls)(node, *grad_outputs)
     if not isinstance(grads, tuple):
         grads = (grads,)
     n_args = len(needs)
     if len(grads) != n_args:
-        if len(grads) > n_args and all(g is None for g in grads[n_args:]):
-            grads = grads[:n_args]
-        else:
-            raise RuntimeError(f"function {node.name()} returned an incorrect number of "
-                               f"gradients (expected {n_args}, got {len(grads)})")
+        grads = _trimmed_grads(node, grads, n_args)
     _check_user_grads(node, grads)
     return tuple([grads[i] if needs[i] else None for i in node._tensor_positions])
 

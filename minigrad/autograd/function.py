@@ -26,8 +26,11 @@ from minigrad.autograd import node as _node
 from minigrad.autograd.node import (
     Node,
     SavedTensor,
+    _contains,
     _sequence,
     _tensor_class,
+    _trimmed_grads,
+    _zeros_for_unused,
 )
 from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
 
@@ -98,22 +101,14 @@ class BackwardNode(FunctionCtx, Node):
 
     def apply(self, grad_outputs):
         if self._materialize_grads and _contains(grad_outputs, None):
-            grad_outputs = tuple(  # zeros for unused tensor outputs (None for the others)
-                _tensor_class()._make(np.zeros(shape, dtype))
-                if g is None and dtype is not None else g
-                for g, (shape, dtype) in zip(grad_outputs, self._output_meta))
+            grad_outputs = _zeros_for_unused(grad_outputs, self._output_meta)
         forward_cls, needs = self._forward_cls, self.needs_input_grad
         grads = forward_cls.backward(self, *grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         n_args = len(needs)
         if len(grads) != n_args:
-            if len(grads) > n_args and all(g is None for g in grads[n_args:]):
-                grads = grads[:n_args]
-            else:
-                raise RuntimeError(
-                    f"function {self.name()} returned an incorrect number of gradients "
-                    f"(expected {n_args}, got {len(grads)})")
+            grads = _trimmed_grads(self, grads, n_args)
         if not forward_cls._forward_on_arrays:  # a user's Function: check its results
             _check_user_grads(self, grads)
         return tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
@@ -470,14 +465,6 @@ def _link_array(node, args, data, Tensor):
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
-
-
-def _contains(items, obj):
-    """``obj in items`` by identity (``in`` would compare tensors elementwise)."""
-    for item in items:
-        if item is obj:
-            return True
-    return False
 
 
 def _check_user_grads(node, grads):

@@ -10,6 +10,8 @@ import re
 import weakref
 from typing import NamedTuple
 
+import numpy as np
+
 from minigrad.autograd import anomaly_mode, forward_ad, observe
 from minigrad.grad_mode import state
 
@@ -36,6 +38,31 @@ def _tensor_class():
         from minigrad.tensor import Tensor
         _Tensor = Tensor
     return _Tensor
+
+
+def _contains(items, obj):
+    """``obj in items`` by identity (``in`` would compare tensors elementwise)."""
+    for item in items:
+        if item is obj:
+            return True
+    return False
+
+
+def _zeros_for_unused(grad_outputs, output_meta):
+    """``materialize_grads``: zeros for the tensor outputs that got no gradient (None stays for
+    the outputs that were not tensors)."""
+    Tensor = _tensor_class()
+    return tuple(Tensor._make(np.zeros(shape, dtype)) if g is None and dtype is not None else g
+                 for g, (shape, dtype) in zip(grad_outputs, output_meta))
+
+
+def _trimmed_grads(node, grads, n_args):
+    """A backward's gradients cut to one per input: extra trailing Nones are allowed, as in
+    PyTorch; any other count is an error."""
+    if len(grads) > n_args and all(g is None for g in grads[n_args:]):
+        return grads[:n_args]
+    raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                       f"(expected {n_args}, got {len(grads)})")
 
 
 class RemovableHandle:
