@@ -1387,6 +1387,6 @@ class Tensor:
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
         return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
 
-_OPERANDS = (Tensor, *_OPERANDS)
+_OPERANDS = (Tensor, float, int, *_OPERANDS)  # (float and int first: no ABC check for them)
 
 from minigrad import ops, tensor_new  # noqa: E402 - they import Tensor from this module

@@ -21,6 +21,7 @@ import weakref
 
 import numpy as np
 
+from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd.node import (
@@ -265,18 +266,12 @@ class _BuiltinNode(BackwardNode):
 
     def _apply_on_arrays(self, grad, grad_tensor):
         self._array_dtype = dtype = grad.dtype
-        # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
-        if _quiet_var is None:  # (NumPy < 2)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                grads = self._forward_cls.backward(self, grad)
+        token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
+        try:
+            grads = self._forward_cls.backward(self, grad)
+        finally:
             self._array_dtype = None
-        else:
-            token = _quiet_var.set(_quiet_settings)
-            try:
-                grads = self._forward_cls.backward(self, grad)
-            finally:
-                self._array_dtype = None
-                _quiet_var.reset(token)
+            quiet_var.reset(token)
         if type(grads) is not tuple:
             grads = (grads,)
         needs, mixed = self.needs_input_grad, self._mixed
@@ -317,17 +312,6 @@ def _cast_grads(node, grads):
     return tuple(result)
 
 
-def _quiet_state():
-    """NumPy's error state as a context variable and the settings that silence 1/0, 0/0 and
-    overflow (NumPy >= 2), or (None, None)."""
-    try:
-        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-        return _extobj_contextvar, _make_extobj(divide="ignore", invalid="ignore", over="ignore")
-    except (ImportError, TypeError):
-        return None, None
-
-
-_quiet_var, _quiet_settings = _quiet_state()
 
 
 _new = object.__new__
@@ -371,7 +355,11 @@ class _Op(Function):
         else:  # the ctx of a computation without a graph (e.g. in a backward formula)
             node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
                 (False,) * len(args))
-        outputs = cls.forward(node, *args)
+        token = quiet_var.set(QUIET)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
+        try:
+            outputs = cls.forward(node, *args)
+        finally:
+            quiet_var.reset(token)
         if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
             if not record:
                 return Tensor._make(outputs)  # the common case without a graph: a new array
@@ -401,40 +389,37 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
 
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
-    edges, refs = [], []
-    dtype, mixed, explicit, numbers = data.dtype, False, False, 0
+    edges = []
+    dtype, mixed, numbers, constants, tensors = data.dtype, False, 0, False, 0
     for a in args:
-        if isinstance(a, Tensor):
-            refs.append(a)
-            if not a._requires_grad:
-                edges += _NO_EDGE
-                # A constant input gets a weak reference (for snapshots), unless it is a number:
-                # one that dies with this call needs none, and one saved is found among the
-                # saved tensors (Node._input_refs), while no observer sees the node.
-                if not a._wrapped_number or state.observers:
-                    explicit = True
-                elif node._to_save and _contains(node._to_save, a):
-                    explicit = explicit or numbers != 0  # (which number it was: not found)
-                    numbers = 2
-                else:
-                    explicit = explicit or numbers == 2
-                    numbers = numbers or 1
-                continue
-            if a._creator is not None:
-                edges += a._creator, a._output_nr
+        if not isinstance(a, Tensor):  # a number or an option (dim, alpha): no edge
+            continue
+        tensors += 1
+        if a._requires_grad:
+            fn = a._creator
+            if fn is not None:
+                edges += fn, a._output_nr
             else:
                 edges += a._grad_accumulator(), 0
             if a._data.dtype is not dtype and a._data.dtype != dtype:
                 mixed = True
+        else:  # a constant: edge (None, 0)
+            edges += _NO_EDGE
+            if a._wrapped_number:
+                numbers += 1
+            else:
+                constants = True
     node._edges = tuple(edges)
     if not mixed:
         node._mixed = False
     n = len(args)
-    node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
+    node._tensor_positions = _RANGES[n] if tensors == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-    if explicit:  # (else they are found from the edges and the saved number: _input_refs)
-        node._in_refs = tuple([None if a._wrapped_number and not state.observers and not
-                               _contains(node._to_save, a) else weakref.ref(a) for a in refs])
+    # Snapshots find the inputs through the edges; a constant tensor that may outlive this
+    # call needs a weak reference. A lone number needs none: either it dies with this call, or
+    # the node saved it and Node._input_refs finds it there.
+    if constants or numbers > 1 or (numbers and state.observers):
+        node._in_refs = _input_refs(node, args, Tensor)
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
     out._grad = out._base = None
@@ -465,6 +450,14 @@ def _link_array(node, args, data, Tensor):
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
+
+
+def _input_refs(node, args, Tensor):
+    """Weak references to a node's tensor inputs, for snapshots (None for a number that is
+    neither saved nor watched by an observer: it dies with the call)."""
+    observed = state.observers
+    return tuple([None if a._wrapped_number and not observed and not _contains(node._to_save, a)
+                  else weakref.ref(a) for a in args if isinstance(a, Tensor)])
 
 
 def _check_user_grads(node, grads):

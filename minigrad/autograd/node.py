@@ -107,8 +107,11 @@ class SavedTensor:
     origin = None        # the node a hooked tensor's gradient flows to
 
     def __init__(self, tensor, node, is_output):
-        self.version_counter = counter = tensor._version_counter
-        self.version = counter[0]
+        try:
+            counter = tensor._vc
+        except AttributeError:  # the tensor's first counter (Tensor._version_counter)
+            counter = tensor._version_counter
+        self.version_counter, self.version = counter, counter[0]
         self.is_output = is_output
         self.output_nr = tensor._output_nr
         hooks = state.saved_hooks  # this thread's saved_tensors_hooks

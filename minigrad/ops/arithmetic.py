@@ -47,10 +47,13 @@ def _check_sub(a, b):
         raise RuntimeError(_dtype.SUB_BOOL)
 
 
+_OPERAND_TYPES = (Tensor, float, int, numbers.Number, np.bool_, np.ndarray)  # (no ABC check first)
+
+
 def _operand(b, a, op):
     """``b`` as the operand ``other`` of ``minigrad.<op>(a, b)``: a tensor or a number; anything
     else is PyTorch's TypeError (``remainder`` has a Tensor and a Number form)."""
-    if not isinstance(b, (Tensor, numbers.Number, np.bool_, np.ndarray)):
+    if not isinstance(b, _OPERAND_TYPES):
         if op == "remainder":
             check_overloads(op, (a, b), ("Tensor input, Tensor other, *, Tensor out = None",
                                          "Scalar self, Tensor other",
@@ -79,7 +82,6 @@ def _check_zero_division(a, b, data_b, kind):
         raise RuntimeError("ZeroDivisionError")
 
 
-@quiet  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
 def _binary(ufunc, a, b, float_result=False):
     data_a, data_b, dtype = cast_numbers(a, b)
     if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype

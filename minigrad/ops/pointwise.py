@@ -24,11 +24,6 @@ def _floating(a):
     return data if data.dtype.kind == "f" else data.astype(_dtype.default_float.numpy)
 
 
-def _quiet(func, data):
-    with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan, as in PyTorch
-        return func(data)
-
-
 class Exp(_Op):
     """y = eˣ;  ∂y/∂x = y."""
 
@@ -39,7 +34,7 @@ class Exp(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        result = _quiet(np.exp, _floating(x))
+        result = np.exp(_floating(x))
         ctx.save_for_backward(result)
         return result
 
@@ -60,7 +55,7 @@ class Log(_Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _quiet(np.log, _floating(x))
+        return np.log(_floating(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -78,7 +73,7 @@ class Log1p(_Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _quiet(np.log1p, _floating(x))
+        return np.log1p(_floating(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -261,7 +256,7 @@ class Sqrt(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        result = _quiet(np.sqrt, _floating(x))
+        result = np.sqrt(_floating(x))
         ctx.save_for_backward(result)
         return result
 
