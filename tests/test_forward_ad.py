@@ -385,3 +385,25 @@ def test_duals_print_inplace_update_out_and_detach_(oracle):
             seen.append(fw.unpack_dual(copy * 2).tangent is None)
         return seen
     assert run(minigrad) == oracle(run)
+
+
+def _switch_and_level(lib):
+    """The private switch that stops tangents, and the module's record of the entered level."""
+    fw = lib.autograd.forward_ad
+    seen = [fw._current_level, fw._is_fwd_grad_enabled()]
+    with fw.dual_level():
+        seen.append(fw._current_level)
+        x = fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([1.0, 1.0]))
+        with fw._set_fwd_grad_enabled(False):
+            seen.append(fw._is_fwd_grad_enabled())
+            seen.append(fw.unpack_dual(x * 3).tangent)  # no tangent while switched off
+        seen.append(fw.unpack_dual(x * 3).tangent)
+        fw._set_fwd_grad_enabled(False)  # called, not entered: it switches at once
+        seen.append(fw._is_fwd_grad_enabled())
+        fw._set_fwd_grad_enabled(True)
+    seen.append(fw._current_level)
+    return seen
+
+
+def test_fwd_grad_switch_and_current_level(oracle):
+    assert plain(_switch_and_level(minigrad)) == oracle(_switch_and_level)

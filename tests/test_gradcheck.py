@@ -245,3 +245,96 @@ def test_gradgradcheck_with_tuple_outputs_and_given_grad_outputs(torch):
         return (lib.autograd.gradcheck(func, (a, b)), lib.autograd.gradgradcheck(func, (a, b)),
                 lib.autograd.gradgradcheck(func, (a, b), v))
     assert run(minigrad) == run(torch) == (True, True, True)
+
+
+# -------------------------------------------------------------------- more of torch's checks
+def _outcome(lib, run):
+    """What a gradcheck call gives: its verdict, or the exception (type + first line)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = run(lib)
+        except (RuntimeError, AssertionError, ValueError) as error:
+            result = error
+    texts = sorted({str(w.message).split(" is enabled")[0] for w in caught
+                    if "Backwards compatibility" in str(w.message)})
+    answer = plain(result)
+    if isinstance(answer, dict):  # sizes print as minigrad.Size where torch has torch.Size
+        answer["message"] = answer["message"].replace(f"{lib.__name__}.", "lib.")
+    return answer, texts
+
+
+def _hook_rejects_none(lib):
+    """A clone whose tensor hook fails when the gradient reaching it is undefined."""
+    def func(x):
+        def refuse_none(grad):
+            if grad is None:
+                raise RuntimeError("the hook got no gradient")
+        y = x.clone()
+        y.register_hook(refuse_none)
+        return y
+    return func
+
+
+@pytest.mark.parametrize("undefined", [True, False])
+def test_undefined_output_grads_are_checked(oracle, undefined):
+    """Backward must accept an undefined output gradient (with a warning when it does not)."""
+    def run(lib):
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(_hook_rejects_none(lib), (x,),
+                                      check_undefined_grad=undefined, raise_exception=False)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+def test_undefined_output_grads_one_output_at_a_time(oracle):
+    """With two outputs, each one's gradient is also made undefined on its own."""
+    def run(lib):
+        def func(x):
+            a = x * 2
+            b = x.clone()
+            b.register_hook(lambda g: None if g is not None else
+                            (_ for _ in ()).throw(RuntimeError("b's gradient is undefined")))
+            return a, b
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(func, (x,))
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+@pytest.mark.parametrize("change", ["shape", "dtype"])
+def test_outputs_must_keep_shape_and_dtype_when_inputs_are_nudged(oracle, change):
+    def run(lib):
+        def func(x):
+            if bool((x > 1).all()):  # only the upward nudge takes this branch
+                return lib.cat([x, x]) if change == "shape" else x.float()
+            return x * 1
+        x = lib.ones(1, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(func, (x,), raise_exception=False)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+@pytest.mark.parametrize("forward, backward, batched", [(False, False, False),
+                                                        (True, False, True),
+                                                        (True, True, True)])
+def test_mode_arguments_are_validated(oracle, forward, backward, batched):
+    def run(lib):
+        x = lib.rand(2, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(lambda t: t * 3, (x,), check_forward_ad=forward,
+                                      check_backward_ad=backward, check_batched_grad=batched)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+def test_forward_mode_check_sees_every_input_as_a_dual(oracle):
+    """All differentiable inputs carry tangents (zero for the ones not being probed), so a
+    function that scales one input's tangent is caught."""
+    def run(lib):
+        fwad = lib.autograd.forward_ad
+
+        def func(x, y):
+            if fwad._current_level >= 0:
+                primal, tangent = fwad.unpack_dual(y)
+                y = fwad.make_dual(primal, tangent * 1.5)
+            return x * y
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([3.0, -1.0], dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(func, (x, y), check_forward_ad=True)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))

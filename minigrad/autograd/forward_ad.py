@@ -41,6 +41,7 @@ VIEWS = "_fw_views"     # where a base keeps the views made of it in a level (in
 # module is busy computing a JVP, whose scratch ops must not propagate tangents themselves).
 _active = False
 _level = None           # the level that is entered (0), or None
+_enabled = True         # ``_set_fwd_grad_enabled``: False stops tangents from propagating
 _holders = []           # weak references to the tensors that hold a tangent of that level
 
 
@@ -50,7 +51,7 @@ def enter_dual_level():
     global _active, _level
     if _level is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _level, _active = 0, True
+    _level, _active = 0, _enabled
     return _level
 
 
@@ -91,6 +92,43 @@ class dual_level:
 
     def __exit__(self, *exc):
         exit_dual_level()
+        return False
+
+
+def __getattr__(name):
+    if name == "_current_level":  # PyTorch's module global: the entered level, or -1
+        return -1 if _level is None else _level
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _is_fwd_grad_enabled():
+    """Whether ops propagate tangents (PyTorch's private switch; on by default)."""
+    return _enabled
+
+
+class _set_fwd_grad_enabled:
+    """Switch tangent propagation on or off now; as a context manager, switch it back on exit.
+
+    Example:
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> with fwAD._set_fwd_grad_enabled(False):
+        ...     fwAD._is_fwd_grad_enabled()
+        False
+        >>> fwAD._is_fwd_grad_enabled()
+        True
+    """
+
+    def __init__(self, mode):
+        global _enabled, _active
+        self.previous = _enabled
+        _enabled = bool(mode)
+        _active = _enabled and _level is not None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _set_fwd_grad_enabled(self.previous)
         return False
 
 
