@@ -407,3 +407,31 @@ def _switch_and_level(lib):
 
 def test_fwd_grad_switch_and_current_level(oracle):
     assert plain(_switch_and_level(minigrad)) == oracle(_switch_and_level)
+
+
+def _tangent_layouts(lib):
+    """make_dual keeps the given tangent when it lies in memory as the primal does, and
+    otherwise stores a copy laid out as the primal (so writing to it leaves the original)."""
+    fw = lib.autograd.forward_ad
+    cases = {
+        "same": (lib.zeros(3), lib.ones(3)),
+        "offset": (lib.zeros(5)[1:4], lib.ones(3)),
+        "storage": (lib.zeros(5)[:4], lib.ones(4)),
+        "strides": (lib.zeros(2, 3).t(), lib.ones(3, 2)),
+        "size-one-dim": (lib.zeros(1, 3), lib.ones(3, 1).t()),
+        "empty": (lib.zeros(0), lib.ones(0)),
+    }
+    seen = {}
+    with fw.dual_level():
+        for name, (primal, tangent) in cases.items():
+            kept = fw.unpack_dual(fw.make_dual(primal, tangent)).tangent
+            before = tangent.clone()
+            kept.mul_(2)
+            seen[name] = [kept is tangent, kept.stride(), kept.storage_offset(),
+                          len(kept.untyped_storage()) // kept.element_size(),
+                          bool(lib.equal(before, tangent))]
+    return seen
+
+
+def test_make_dual_lays_the_tangent_out_as_the_primal(oracle):
+    assert plain(_tangent_layouts(minigrad)) == oracle(_tangent_layouts)

@@ -234,8 +234,36 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
                            f"same level{_level} is not supported.")
     dual = _alias(tensor)
-    set_tangent(dual, tangent)
+    set_tangent(dual, tangent if _same_layout(tensor, tangent) else _relaid(tangent, tensor))
     return dual
+
+
+def _same_layout(primal, tangent):
+    """PyTorch keeps the given tangent only when it lies in memory as the primal does: the
+    same storage size, and (unless empty) the same offset and strides of dims longer than 1."""
+    if _storage_numel(primal) != _storage_numel(tangent):
+        return False
+    if primal.numel() == 0:
+        return True
+    return primal.storage_offset() == tangent.storage_offset() and all(
+        a == b or n <= 1 for a, b, n in zip(primal.stride(), tangent.stride(), primal.shape))
+
+
+def _storage_numel(t):
+    return t.untyped_storage().nbytes() // t.element_size()
+
+
+def _relaid(tangent, primal):
+    """A copy of ``tangent`` in a new storage laid out as the primal's."""
+    from minigrad.tensor import Tensor
+    storage = np.zeros(_storage_numel(primal), dtype=tangent._data.dtype)
+    item = storage.itemsize
+    view = np.lib.stride_tricks.as_strided(storage[primal.storage_offset():], primal.shape,
+                                           [s * item for s in primal.stride()])
+    np.copyto(view, tangent._data)
+    relaid = Tensor._make(view, False, None, 0)
+    relaid.__dict__["_storage"] = storage
+    return relaid
 
 
 def unpack_dual(tensor, *, level=None):
