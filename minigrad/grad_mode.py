@@ -38,7 +38,8 @@ class _State(threading.local):
     Fields: ``grad_enabled``, ``inference`` (grad modes); ``anomaly``, ``check_nan``,
     ``anomaly_parent`` (anomaly mode, and the node the engine is running while it is on);
     ``backward_pass`` (id of the backward pass running in this thread, or None),
-    ``engine_task`` (what ``will_execute`` consults); ``observers`` (the observers of this
+    ``engine_task`` (what ``will_execute`` consults), ``final_callbacks`` (the callbacks queued
+    for the end of that pass, or None outside one); ``observers`` (the observers of this
     thread's events, see ``minigrad.autograd.observe``); ``saved_hooks`` (the stack of
     ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
     an open ``disable_saved_tensors_hooks`` block, or None), per thread as in PyTorch.
@@ -52,6 +53,7 @@ class _State(threading.local):
         self.anomaly_parent = None
         self.backward_pass = None
         self.engine_task = None
+        self.final_callbacks = None
         self.observers = []
         self.saved_hooks = []
         self.saved_hooks_disabled = None
