@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from oracle import plain
 
 import minigrad
 
@@ -334,3 +335,93 @@ def test_unimplemented_and_legacy_use_are_torchs_errors(torch):
         seen.append(str(info.value))
         outcomes.append(seen)
     assert outcomes[0] == outcomes[1]
+
+
+# ---------------------------------------------------------------- raw saved tensors, saved once
+def _raw_saved_story(lib):
+    """What ``_raw_saved_tensors`` of a custom Function's node gives, and what its entries
+    accept, before and after backward frees them."""
+    def attempt(fn):
+        try:
+            fn()
+            return "ok"
+        except (RuntimeError, TypeError) as error:
+            return [type(error).__name__, str(error).split("\n")[0]]
+
+    class KeepTwo(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, None)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    class KeepNone(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    x = lib.ones(3, requires_grad=True)
+    y = KeepTwo.apply(x)
+    raw = y.grad_fn._raw_saved_tensors
+    story = [len(raw), attempt(lambda: raw[1].register_hooks(lambda t: t, lambda t: t)),
+             attempt(lambda: raw[0].register_hooks(lambda t: t)),
+             attempt(lambda: raw[0].register_hooks(1, 2)),
+             attempt(lambda: raw[0].register_hooks(lambda t: t * 1, lambda t: t)),
+             attempt(lambda: raw[0].register_hooks(lambda t: t, lambda t: t))]
+    y.sum().backward()
+    story += [attempt(lambda: y.grad_fn._raw_saved_tensors),
+              attempt(lambda: y.grad_fn.saved_tensors), x.grad]
+    story.append(len(KeepNone.apply(x).grad_fn._raw_saved_tensors))
+    return story
+
+
+def test_raw_saved_tensors_of_a_custom_function(oracle):
+    assert plain(_raw_saved_story(minigrad)) == oracle(_raw_saved_story)
+
+
+def _saved_once_story(lib, reads):
+    """``clear_saved_tensors_on_access = True``: backward may read ``saved_tensors`` once, and
+    then holds the only reference to what it read."""
+    import gc
+    import weakref
+    seen = []
+
+    class Once(lib.autograd.Function):
+        clear_saved_tensors_on_access = True
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            for _ in range(reads - 1):
+                (x,) = ctx.saved_tensors
+            alive = weakref.ref(x)
+            del x
+            gc.collect()
+            seen.append(alive() is None)
+            return grad * 3
+
+    leaf = lib.ones(2, requires_grad=True)
+    out = Once.apply(leaf * 1)  # the saved input is an intermediate only the node keeps
+    try:
+        out.sum().backward()
+    except RuntimeError as error:
+        seen.append(str(error))
+    return seen + [leaf.grad]
+
+
+@pytest.mark.parametrize("reads", [1, 2])
+def test_saved_tensors_cleared_on_access(oracle, reads):
+    assert plain(_saved_once_story(minigrad, reads)) == oracle(
+        lambda torch: _saved_once_story(torch, reads))

@@ -232,3 +232,19 @@ def saved_variables(ctx):
     warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning,
                   stacklevel=3)
     return ctx.saved_tensors
+
+
+SAVED_ONCE = ("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+              "is set on the autograd.Function. Either access saved_tensors only once, or set "
+              "clear_saved_tensors_on_access=False.")
+
+
+def saved_tensors_once(node):
+    """``ctx.saved_tensors`` of a Function with ``clear_saved_tensors_on_access = True``: the
+    node lets go of them as it hands them over, so the caller holds the only references."""
+    if node.__dict__.get("_saved_taken"):
+        raise RuntimeError(SAVED_ONCE)
+    tensors = super(type(node), node).saved_tensors  # the usual unpacking
+    node._saved_taken = True
+    node.release_variables()
+    return tensors

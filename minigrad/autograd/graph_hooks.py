@@ -85,12 +85,13 @@ REGISTER_FREED = (
     "access saved variables after calling backward.")
 
 
-def register_saved_tensor_hooks(saved, pack_hook, unpack_hook):
-    """``SavedTensor.register_hooks``: pack the saved tensor now with ``pack_hook``, and
-    bring it back with ``unpack_hook`` whenever backward reads it."""
-    if not (callable(pack_hook) and callable(unpack_hook)):
+def register_saved_tensor_hooks(saved, *hooks):
+    """``SavedTensor.register_hooks(pack_hook, unpack_hook)``: pack the saved tensor now with
+    ``pack_hook``, and bring it back with ``unpack_hook`` whenever backward reads it."""
+    if len(hooks) != 2 or not all(callable(hook) for hook in hooks):
         raise TypeError("register_hooks(): incompatible function arguments. The following "
                         "argument types are supported:")
+    pack_hook, unpack_hook = hooks
     if saved.released:
         raise RuntimeError(REGISTER_FREED)
     if saved.unpack_hook is not None:
@@ -110,6 +111,14 @@ def register_saved_tensor_hooks(saved, pack_hook, unpack_hook):
         state.grad_enabled = previous
     saved.unpack_hook = unpack_hook
     saved.tensor = saved.data = saved.weak = None
+
+
+class SavedNone:
+    """What ``_raw_saved_tensors`` holds where a custom Function saved None."""
+
+    def register_hooks(self, *hooks):
+        raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                           "forbidden")
 
 
 @contextlib.contextmanager

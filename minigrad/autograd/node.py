@@ -166,11 +166,12 @@ class SavedTensor:
         out._version_counter = value._version_counter
         return out
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        """Store this saved tensor as ``pack_hook(tensor)`` from now on, and bring it back with
-        ``unpack_hook(packed)`` (see ``graph_hooks.register_saved_tensor_hooks``)."""
+    def register_hooks(self, *hooks):
+        """``register_hooks(pack_hook, unpack_hook)``: store this saved tensor as
+        ``pack_hook(tensor)`` from now on, and bring it back with ``unpack_hook(packed)`` (see
+        ``graph_hooks.register_saved_tensor_hooks``, which checks the arguments as PyTorch)."""
         from minigrad.autograd.graph_hooks import register_saved_tensor_hooks
-        register_saved_tensor_hooks(self, pack_hook, unpack_hook)
+        register_saved_tensor_hooks(self, *hooks)
 
     def release(self):
         self.released = True
