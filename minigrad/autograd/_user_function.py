@@ -22,7 +22,13 @@ import weakref
 import numpy as np
 
 from minigrad.autograd import forward_ad, inference, observe
-from minigrad.autograd.node import _contains, _tensor_class, _trimmed_grads, _zeros_for_unused
+from minigrad.autograd.node import (
+    ERR_BACKWARD_TWICE,
+    _contains,
+    _tensor_class,
+    _trimmed_grads,
+    _zeros_for_unused,
+)
 from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["apply", "node_apply", "uses_setup_context", "CUSTOM", "MULTI", "NO_GRAD_CUSTOM"]
@@ -248,3 +254,14 @@ def saved_tensors_once(node):
     node._saved_taken = True
     node.release_variables()
     return tensors
+
+
+def raw_saved_tensors(node):
+    """``_raw_saved_tensors`` of a custom Function's node: the SavedTensor objects behind
+    ``saved_tensors`` (a None saved is a placeholder that refuses hooks), as PyTorch shows."""
+    if node._saved is None:
+        return ()
+    if any(s is not None and s.released for s in node._saved):
+        raise RuntimeError(ERR_BACKWARD_TWICE)
+    from minigrad.autograd.graph_hooks import SavedNone
+    return tuple(SavedNone() if s is None else s for s in node._saved)

@@ -24,7 +24,6 @@ import numpy as np
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd.node import (
-    ERR_BACKWARD_TWICE,
     Node,
     SavedTensor,
     _contains,
@@ -93,17 +92,6 @@ class BackwardNode(FunctionCtx, Node):
         return tuple([None if s is None else s.unpack(self) for s in self._saved])
 
     @property
-    def _raw_saved_tensors(self):
-        """The SavedTensor objects behind ``saved_tensors`` (a None saved stays a placeholder
-        that refuses hooks), as PyTorch shows them."""
-        if self._saved is None:
-            return ()
-        if any(s is not None and s.released for s in self._saved):
-            raise RuntimeError(ERR_BACKWARD_TWICE)
-        from minigrad.autograd.graph_hooks import SavedNone
-        return tuple(SavedNone() if s is None else s for s in self._saved)
-
-    @property
     def saved_variables(self):
         """Deprecated name of ``saved_tensors``."""
         return _user_function.saved_variables(self)
@@ -167,6 +155,7 @@ class Function:
             "__module__": cls.__module__, "__qualname__": name})
         if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
             cls._backward_cls.apply = _user_function.node_apply
+            cls._backward_cls._raw_saved_tensors = property(_user_function.raw_saved_tensors)
             if cls.clear_saved_tensors_on_access:  # (a property of its own: no cost elsewhere)
                 cls._backward_cls.saved_tensors = property(_user_function.saved_tensors_once)
             if "apply" not in cls.__dict__:
