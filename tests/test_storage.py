@@ -185,3 +185,51 @@ def test_storage_reads_elements_and_bytes(oracle, dtype):
         return [typed.size(), typed[4], typed.tolist(), str(typed.dtype).split(".")[-1],
                 t.untyped_storage().nbytes(), t.untyped_storage()[0]]
     assert plain(run(minigrad)) == oracle(run)
+
+
+# ------------------------------------- in-place view ops (t_, transpose_, ...) on view kinds
+_INPLACE_VIEW_OPS = {
+    "as_strided_": lambda v: v.as_strided_((1, 0), (2, 2)),
+    "transpose_": lambda v: v.transpose_(0, 0),
+    "t_": lambda v: v.t_(),
+    "squeeze_": lambda v: v.squeeze_(0),
+    "unsqueeze_": lambda v: v.unsqueeze_(0),
+}
+
+
+def _inplace_view_story(lib, op):
+    """An in-place view op on a view (plain, one of several, or a custom Function's) made with
+    or without grad mode, done with or without grad mode; then an in-place add on the result."""
+    class Same(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    makers = {"plain": lambda b: b.view_as(b), "several": lambda b: b.unbind()[0],
+              "custom": lambda b: Same.apply(b)}
+    story = {}
+    for kind, make in makers.items():
+        for made_with_grad in (True, False):
+            for op_with_grad in (True, False):
+                base = lib.rand(2, 3, requires_grad=True).clone()
+                with lib.set_grad_enabled(made_with_grad):
+                    view = make(base)
+                key = f"{kind} made-grad={made_with_grad} op-grad={op_with_grad}"
+                try:
+                    with lib.set_grad_enabled(op_with_grad):
+                        _INPLACE_VIEW_OPS[op](view)
+                    view.add_(1)
+                    story[key] = [list(view.shape), view.requires_grad]
+                except RuntimeError as error:
+                    story[key] = str(error).split(".")[0]
+    return story
+
+
+@pytest.mark.parametrize("op", sorted(_INPLACE_VIEW_OPS))
+def test_inplace_view_ops_respect_view_kinds(oracle, op):
+    assert plain(_inplace_view_story(minigrad, op)) == oracle(
+        lambda torch: _inplace_view_story(torch, op))

@@ -397,8 +397,8 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
         result = _link(ctx, args, outputs, Tensor)
     else:
         result = tuple([_as_tensor(o, Tensor) for o in outputs])
-    if cls.is_view:
-        _mark_views(args[0], result)
+    if cls.is_view:  # (views of several that a plain tensor gave are marked as well)
+        _mark_views(args[0], result, cls.multi_output_view and state.grad_enabled)
     if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
         forward_ad.propagate(cls, ctx, args, result)
     return result[0] if single else result
@@ -501,7 +501,7 @@ def _check_dirty(ctx, args, outputs, Tensor):
                           UserWarning, stacklevel=4)
 
 
-def _mark_views(source, outputs):
+def _mark_views(source, outputs, multi=False):
     """Views share their base's version counter: an in-place change to one is seen by all.
 
     The base also keeps weak references to the views made of it in grad mode, whether they
@@ -522,9 +522,8 @@ def _mark_views(source, outputs):
     no_grad_view = not state.grad_enabled and not state.inference
     # A view of one of several views (unbind, split) may not change in place either.
     source_fn = source._grad_fn
-    of_multi = source_fn is not None and (
+    of_multi = multi or "_multi_view" in source.__dict__ or source_fn is not None and \
         getattr(source_fn, "_forward_cls", _Op).multi_output_view
-        or "_multi_view" in source.__dict__)
     for out in outputs:
         if of_multi:
             out.__dict__["_multi_view"] = True

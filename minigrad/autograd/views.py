@@ -12,7 +12,8 @@ history could be rewritten correctly; a tensor of such a kind carries ``_creatio
 
 from minigrad.autograd.node import forward_op_name
 
-__all__ = ["check_inplace", "CUSTOM_FUNCTION_VIEW", "NO_GRAD_VIEW", "INFERENCE_VIEW"]
+__all__ = ["check_inplace", "check_untracked_inplace", "CUSTOM_FUNCTION_VIEW", "NO_GRAD_VIEW",
+           "INFERENCE_VIEW"]
 
 _CUSTOM_TAIL = (
     "This view was created inside a custom Function (or because an input was returned as-is) and "
@@ -33,6 +34,21 @@ INFERENCE_VIEW = (
     "by moving both the view and the inplace either both inside the inference_mode block (if you "
     "don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked).")
+
+
+UNTRACKED_VIEW = "A view was created in no_grad mode and is being modified inplace with grad " \
+    "mode enabled. "
+
+
+def check_untracked_inplace(view):
+    """Raise PyTorch's error if ``view``, which does not require grad, may not be changed in
+    place by an op that autograd records (an operand requires grad): a view a custom Function
+    returned, or one of several views (unbind, split)."""
+    how = view.__dict__.get("_creation_meta")
+    if how in ("custom", "no_grad_custom"):
+        raise RuntimeError(NO_GRAD_VIEW)
+    if how == "multi" or "_multi_view" in view.__dict__:
+        raise RuntimeError(UNTRACKED_VIEW + MULTI_OUTPUT_VIEW.split("inplace. ", 1)[1])
 
 
 def check_inplace(view):
