@@ -449,3 +449,28 @@ def _untracked_view_story(lib):
 
 def test_untracked_views_changed_in_place(oracle):
     assert plain(_untracked_view_story(minigrad)) == oracle(_untracked_view_story)
+
+
+def _view_of_view_story(lib):
+    """A view made in grad mode of a view made under no_grad (or in inference mode) of a
+    constant, which was then told to require grad: changing it in place is refused."""
+    story = {}
+    blocks = {"no_grad": lib.no_grad, "inference_mode": lib.inference_mode}
+    for name, block in blocks.items():
+        for second in ("view", "slice", "transpose"):
+            x = lib.zeros(2, 2)
+            with block():
+                y = x.view(2, 2)
+            y.requires_grad_(True)
+            z = {"view": lambda t: t.view(4), "slice": lambda t: t[1:],
+                 "transpose": lambda t: t.t()}[second](y)
+            try:
+                z.div_(2)
+                story[f"{name} {second}"] = [z.requires_grad, type(z.grad_fn).__name__]
+            except RuntimeError as error:
+                story[f"{name} {second}"] = str(error)
+    return story
+
+
+def test_view_of_a_no_grad_view_refuses_inplace(oracle):
+    assert plain(_view_of_view_story(minigrad)) == oracle(_view_of_view_story)

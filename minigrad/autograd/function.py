@@ -23,6 +23,7 @@ import numpy as np
 
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
+from minigrad.autograd import views as _views
 from minigrad.autograd.node import (
     Node,
     SavedTensor,
@@ -522,11 +523,19 @@ def _mark_views(source, outputs, multi=False):
     no_grad_view = not state.grad_enabled and not state.inference
     # A view of one of several views (unbind, split) may not change in place either.
     source_fn = source._grad_fn
-    of_multi = multi or "_multi_view" in source.__dict__ or source_fn is not None and \
+    flags = source.__dict__
+    of_multi = multi or "_multi_view" in flags or source_fn is not None and \
         getattr(source_fn, "_forward_cls", _Op).multi_output_view
+    # A view (in grad mode) of a view made under no_grad or in inference mode inherits that
+    # origin: it may not change in place either (PyTorch propagates the CreationMeta).
+    of_untracked = _views.VIEW_OF_VIEW.get(flags.get("_creation_meta") or (
+        "no_grad" if "_no_grad_view" in flags else None)) if flags and views is not None \
+        else None
     for out in outputs:
         if of_multi:
             out.__dict__["_multi_view"] = True
+        if of_untracked:
+            out.__dict__["_creation_meta"] = of_untracked
         out._base, out._version_counter = base, base._version_counter
         if views is not None:
             views.add(out)
