@@ -87,17 +87,19 @@ def apply(cls, *args, **kwargs):
     outputs = (outputs,) if single else outputs
     if ctx._dirty:
         from minigrad.autograd.function import _check_dirty
-        _check_dirty(ctx, args, outputs, Tensor)
+        _check_dirty(ctx, args, outputs, record)
     if record:
         from minigrad.autograd.function import link_inputs
         link_inputs(ctx, args, Tensor)
+    # (read before the outputs are wrapped: a dirty view's history rewrite drops its tangent)
+    tangents = forward_ad.tangents_of(args) if forward_ad._active else None
     result = _wrap_outputs(ctx, args, outputs, record, Tensor)
     if record:
         _save_tensors(ctx, outputs, result, Tensor)
         if state.observers:
             observe.node_created(ctx, result)
     if forward_ad._active:
-        forward_ad.propagate(cls, ctx, args, result)
+        forward_ad.propagate(cls, ctx, args, result, tangents)
     return result[0] if single else result
 
 
@@ -171,13 +173,16 @@ def _wrap_dirty(ctx, nr, out, is_input, n_outputs, Tensor):
     from minigrad.ops.inplace import (
         LEAF_INPLACE,
         VIEW_OF_LEAF_INPLACE,
+        _check_inplace,
         rebase_view_history,
         set_history,
     )
     if out.grad_fn is None and out._requires_grad:
         raise RuntimeError(LEAF_INPLACE.replace("is being used", "has been used"))
-    out._version_counter[0] += 1
     base = out._base
+    if base is not None:  # the kinds of view that may not change in place (split, unbind...)
+        _check_inplace(out)
+    out._version_counter[0] += 1
     if base is None or not np.may_share_memory(out._data, base._data):
         set_history(out, ctx, nr)
         return out

@@ -304,25 +304,36 @@ def _alias(tensor):
 
 
 # ---------------------------------------------------------------------------- propagation
-def propagate(fn_cls, ctx, args, outputs):
-    """Give the outputs of one op their tangents; ``Function.apply`` calls this in a level."""
+def tangents_of(args):
+    """The tangent of each argument (None for a non-tensor or a tensor without one)."""
+    from minigrad.tensor import Tensor
+    return [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+
+
+def propagate(fn_cls, ctx, args, outputs, tangents=None):
+    """Give the outputs of one op their tangents; ``Function.apply`` calls this in a level
+    (``tangents``: those of ``args``, when read before the outputs were wrapped)."""
     from minigrad.tensor import Tensor
     if fn_cls.is_view:
         _register_views(args[0], outputs)
-    tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if tangents is None:
+        tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
     if all(t is None for t in tangents):
         return
     with quiet():  # scratch graphs stay private
         if fn_cls._forward_on_arrays:
             out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
         else:
+            versions = [None if t is None else t._version_counter[0] for t in tangents]
             out_tangents = _jvp_of_custom_function(fn_cls, ctx, args, tangents)
-            _check_custom_tangents(ctx, args, tangents, outputs, out_tangents)
+            _check_custom_tangents(ctx, args, tangents, outputs, out_tangents, versions)
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
             # As PyTorch, an output's tangent is a tensor object of its own (clone, copy_).
             # NB: one that requires grad (reverse over forward) is passed on as it is.
-            if not tangent._requires_grad and any(tangent is t for t in tangents):
+            # (An input changed in place keeps the tangent object its jvp changed in place.)
+            if not tangent._requires_grad and any(tangent is t for t in tangents) and \
+                    not any(out is d for d in ctx._dirty):
                 tangent = Tensor._make(tangent._data if fn_cls.is_view else
                                        tangent._data.copy())
             set_tangent(out, tangent)
@@ -357,8 +368,9 @@ def _jvp_of_custom_function(fn_cls, ctx, args, tangents):
     return result if isinstance(result, tuple) else (result,)
 
 
-def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents):
-    """PyTorch's checks of what a user's ``jvp`` returned."""
+def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents, versions):
+    """PyTorch's checks of what a user's ``jvp`` returned (``versions``: those of the input
+    tangents before it ran: the tangent of a dirty input must have been changed in place)."""
     from minigrad.tensor import Tensor
     if len(out_tangents) != len(outputs):
         raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
@@ -370,7 +382,9 @@ def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents):
         dirty = next((i for i, a in enumerate(args) if a is out), None) \
             if any(d is out for d in ctx._dirty) else None
         if dirty is not None:
-            if tangents[dirty] is not None and tangent is not tangents[dirty]:
+            given = tangents[dirty]
+            if given is not None and (tangent is not given or
+                                      given._version_counter[0] == versions[dirty]):
                 raise RuntimeError(
                     "An inplace custom Function is not modifying the forward mode gradients "
                     "inplace. If the forward is modifying an input inplace, then the jvp "

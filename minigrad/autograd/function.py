@@ -393,7 +393,7 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
     if single:
         outputs = (outputs,)
     if ctx._dirty:
-        _check_dirty(ctx, args, outputs, Tensor)
+        _check_dirty(ctx, args, outputs, record)
     if record:
         result = _link(ctx, args, outputs, Tensor)
     else:
@@ -488,18 +488,22 @@ def _check_user_grads(node, grads):
             raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
 
 
-def _check_dirty(ctx, args, outputs, Tensor):
+DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                   "Tensors that have been mutated should be passed to ctx.mark_dirty().")
+
+
+def _check_dirty(ctx, args, outputs, record):
     """PyTorch's checks of ``ctx.mark_dirty``: every dirty tensor must be returned, and should
-    be an input."""
+    be an input (a view that is not one is refused when autograd records the call)."""
     for t in ctx._dirty:
         if not _contains(outputs, t):
             raise RuntimeError("Some elements marked as dirty during the forward method were not "
                                "returned as output. The inputs that are modified inplace must "
                                "all be outputs of the Function.")
-        if not _contains(args, t):
-            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
-                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
-                          UserWarning, stacklevel=4)
+        if record and not _contains(args, t):  # (unchecked when autograd does not record)
+            if t._base is not None:
+                raise RuntimeError(DIRTY_NOT_INPUT)
+            warnings.warn(DIRTY_NOT_INPUT, UserWarning, stacklevel=4)
 
 
 def _mark_views(source, outputs, multi=False):
