@@ -435,3 +435,73 @@ def _tangent_layouts(lib):
 
 def test_make_dual_lays_the_tangent_out_as_the_primal(oracle):
     assert plain(_tangent_layouts(minigrad)) == oracle(_tangent_layouts)
+
+
+def _custom_jvp_checks(lib):
+    """PyTorch's checks of what a custom Function's jvp returns: the tangent of a view output
+    must view the given tangent (or its base), a non-differentiable output gets None, and jvp
+    sees only what save_for_forward kept."""
+    fw = lib.autograd.forward_ad
+
+    class Narrow(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, how):
+            ctx.how = how
+            return x.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None, None
+
+        @staticmethod
+        def jvp(ctx, tangent, _):
+            out = tangent.narrow(0, 0, 2)
+            if ctx.how != "view":
+                out = out.clone()
+            if ctx.how == "view-of-copy":
+                out = out.view_as(out)
+            return out
+
+    class Flagged(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x)
+            flag = y.clone()
+            ctx.mark_non_differentiable(flag)
+            return x * 2, flag
+
+        @staticmethod
+        def backward(ctx, grad, _):
+            return grad * 2, None
+
+        @staticmethod
+        def jvp(ctx, tangent, _):
+            seen.append(len(ctx.saved_tensors))
+            return tangent * 2, (tangent.clone() if wrong_flag else None)
+
+    seen, story, wrong_flag = [], {}, False
+    for how in ("view", "copy", "view-of-copy"):
+        for of_view in (False, True):
+            with fw.dual_level():
+                dual = fw.make_dual(lib.zeros(4, 3), lib.ones(4, 3))
+                if of_view:
+                    dual = dual.view_as(dual)
+                try:
+                    out = Narrow.apply(dual, how)
+                    story[f"{how} {of_view}"] = fw.unpack_dual(out).tangent
+                except RuntimeError as error:
+                    story[f"{how} {of_view}"] = str(error)
+    for wrong in (False, True):
+        wrong_flag = wrong  # read by Flagged.jvp
+        with fw.dual_level():
+            try:
+                _, flag = Flagged.apply(fw.make_dual(lib.ones(2), lib.ones(2)), lib.ones(2))
+                story[f"flag {wrong}"] = fw.unpack_dual(flag).tangent
+            except RuntimeError as error:
+                story[f"flag {wrong}"] = str(error)
+    story["saved seen by jvp"] = seen
+    return story
+
+
+def test_custom_function_jvp_checks(oracle):
+    assert plain(_custom_jvp_checks(minigrad)) == oracle(_custom_jvp_checks)

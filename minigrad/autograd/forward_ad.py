@@ -376,9 +376,15 @@ def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents, versions)
         raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
                            f"(expected {len(outputs)} but got {len(out_tangents)})")
     bases = [a if a._base is None else a._base for a in args if isinstance(a, Tensor)]
-    for out, tangent in zip(outputs, out_tangents):
-        if not isinstance(out, Tensor) or tangent is None:
+    for position, (out, tangent) in enumerate(zip(outputs, out_tangents)):
+        if tangent is None:
             continue
+        if not isinstance(out, Tensor) or any(out is n for n in ctx._non_differentiable) or \
+                out._data.dtype.kind != "f":
+            raise RuntimeError(
+                f"Function's jvp returned a gradient at position {position}, but  the "
+                "corresponding forward output is not a differentiable Tensor.You should return "
+                "None at that position instead.")
         dirty = next((i for i, a in enumerate(args) if a is out), None) \
             if any(d is out for d in ctx._dirty) else None
         if dirty is not None:
@@ -389,14 +395,34 @@ def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents, versions)
                     "An inplace custom Function is not modifying the forward mode gradients "
                     "inplace. If the forward is modifying an input inplace, then the jvp "
                     "function must modify the corresponding gradient inplace.")
-        elif any(out._base is b for b in bases) and tangent._base is None:
-            raise RuntimeError("A custom Function's forward is returning a view (or an input "
-                               "as-is) but the jvp is not returning a view.")
+        elif any(out._base is b for b in bases):
+            if tangent._base is None:
+                raise RuntimeError("A custom Function's forward is returning a view (or an "
+                                   "input as-is) but the jvp is not returning a view.")
+            _check_view_tangent(out, tangent, args, tangents)
         if tangent.shape != out.shape:
             raise RuntimeError("Trying to set a forward gradient that has a different size than "
                                "that of the original Tensor, this is not supported. Tensor is of "
                                f"size {list(out.shape)} while the given forward gradient is of "
                                f"size {list(tangent.shape)}.")
+
+
+def _check_view_tangent(out, tangent, args, tangents):
+    """The tangent of an output that views an input must view that input's tangent (its base,
+    when the input is itself a view), as PyTorch checks."""
+    from minigrad.tensor import Tensor
+    for arg, given in zip(args, tangents):
+        if not isinstance(arg, Tensor) or given is None or \
+                (arg if arg._base is None else arg._base) is not out._base:
+            continue
+        if arg._base is not None and given._base is not None:
+            if given._base is not tangent._base:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                                   "returning a view of the same base as the given grad input.")
+        elif tangent._base is not given:
+            raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                               "returning a view of the given grad input.")
+        return
 
 
 @contextlib.contextmanager

@@ -81,8 +81,8 @@ class BackwardNode(FunctionCtx, Node):
 
     @property
     def saved_tensors(self):
-        if self._in_jvp and self._saved_for_forward is not None:
-            return tuple(self._saved_for_forward)
+        if self._in_jvp:  # jvp sees only what save_for_forward kept
+            return tuple(self._saved_for_forward or ())
         if self._saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays

@@ -12,7 +12,7 @@ import contextlib
 import functools
 
 from minigrad.autograd import engine
-from minigrad.autograd.node import RemovableHandle
+from minigrad.autograd.node import RemovableHandle, run_pack_hook
 from minigrad.grad_mode import state
 
 __all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -104,11 +104,7 @@ def register_saved_tensor_hooks(saved, *hooks):
         tensor = saved.tensor
         saved.origin = None if not tensor._requires_grad else (
             tensor.grad_fn or tensor._grad_accumulator())
-    previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
-    try:
-        saved.packed = pack_hook(tensor)
-    finally:
-        state.grad_enabled = previous
+    saved.packed = run_pack_hook(pack_hook, tensor)
     saved.unpack_hook = unpack_hook
     saved.tensor = saved.data = saved.weak = None
 
