@@ -111,5 +111,14 @@ def _saved_tensors_hooks_is_enabled():
     return state.saved_hooks_disabled is None
 
 
+def _unsafe_set_version_counter(tensors, versions):
+    """Set the version counters of ``tensors`` (hiding changes from autograd's checks)."""
+    for tensor, version in zip(tensors, versions):
+        if version < 0:
+            raise RuntimeError(f"Cannot set a version_counter to a value below 0: {version}")
+        tensor._version_counter[0] = version
+
+
 _autograd = types.SimpleNamespace(SavedTensor=SavedTensor,
-                                  _saved_tensors_hooks_is_enabled=_saved_tensors_hooks_is_enabled)
+                                  _saved_tensors_hooks_is_enabled=_saved_tensors_hooks_is_enabled,
+                                  _unsafe_set_version_counter=_unsafe_set_version_counter)
