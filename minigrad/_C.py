@@ -119,6 +119,13 @@ def _unsafe_set_version_counter(tensors, versions):
         tensor._version_counter[0] = version
 
 
+def _get_current_graph_task_keep_graph():
+    """The ``retain_graph`` of the backward pass running in this thread."""
+    return state.keep_graph
+
+
 _autograd = types.SimpleNamespace(SavedTensor=SavedTensor,
+                                  _get_current_graph_task_keep_graph=(
+                                      _get_current_graph_task_keep_graph),
                                   _saved_tensors_hooks_is_enabled=_saved_tensors_hooks_is_enabled,
                                   _unsafe_set_version_counter=_unsafe_set_version_counter)

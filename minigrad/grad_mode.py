@@ -40,9 +40,9 @@ class _State(threading.local):
     ``anomaly_parent`` (anomaly mode, and the node the engine is running while it is on);
     ``backward_pass`` (id of the backward pass running in this thread, or None),
     ``engine_task`` (what ``will_execute`` consults), ``final_callbacks`` (the callbacks queued
-    for the end of that pass, or None outside one); ``observers`` (the observers of this
-    thread's events, see ``minigrad.autograd.observe``); ``saved_hooks`` (the stack of
-    ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
+    for the end of that pass, or None outside one), ``keep_graph`` (its ``retain_graph``);
+    ``observers`` (the observers of this thread's events, see ``minigrad.autograd.observe``);
+    ``saved_hooks`` (the stack of ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
     an open ``disable_saved_tensors_hooks`` block, or None), per thread as in PyTorch.
     """
 
@@ -55,6 +55,7 @@ class _State(threading.local):
         self.backward_pass = None
         self.engine_task = None
         self.final_callbacks = None
+        self.keep_graph = False
         self.observers = []
         self.saved_hooks = []
         self.saved_hooks_disabled = None

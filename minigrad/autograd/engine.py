@@ -59,6 +59,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     previous_mode, previous_pass = state.grad_enabled, state.backward_pass
     previous_task, previous_node = state.engine_task, state.anomaly_parent
     previous_callbacks, state.final_callbacks = state.final_callbacks, []
+    previous_keep, state.keep_graph = state.keep_graph, keep_graph
     state.grad_enabled, state.backward_pass = create_graph, pass_id
     state.engine_task = (dependencies, needed, captures)
     # As PyTorch's engine: hooks that backward itself enters or leaves (in an unpack hook)
@@ -168,6 +169,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
         state.grad_enabled, state.backward_pass = previous_mode, previous_pass
         state.engine_task, state.anomaly_parent = previous_task, previous_node
         state.saved_hooks, state.final_callbacks = previous_hooks, previous_callbacks
+        state.keep_graph = previous_keep
     if notify:
         notify("backward_finished", pass_id=pass_id)
     return captured

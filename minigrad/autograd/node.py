@@ -322,6 +322,10 @@ class Node:
     def _sequence_nr(self):
         return self._seq
 
+    def _set_sequence_nr(self, sequence_nr):
+        """Change where the engine puts this node among the ready ones (higher runs first)."""
+        self._seq = sequence_nr
+
     @property
     def _input_metadata(self):
         """Shape and dtype of each gradient this node takes in (of each forward output)."""
