@@ -42,8 +42,9 @@ class _State(threading.local):
     ``engine_task`` (what ``will_execute`` consults), ``final_callbacks`` (the callbacks queued
     for the end of that pass, or None outside one), ``keep_graph`` (its ``retain_graph``);
     ``observers`` (the observers of this thread's events, see ``minigrad.autograd.observe``);
-    ``saved_hooks`` (the stack of ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
-    an open ``disable_saved_tensors_hooks`` block, or None), per thread as in PyTorch.
+    ``saved_hooks`` (the stack of ``saved_tensors_hooks`` pairs, innermost last) and
+    ``saved_hooks_disabled`` (the message of an open ``disable_saved_tensors_hooks`` block, or
+    None), per thread as in PyTorch.
     """
 
     def __init__(self):  # runs once in every thread that touches ``state``
