@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from op_families import FAMILIES
 from op_registry import all_cases
-from oracle import plain
+from oracle import assert_matches, plain
 
 import minigrad
 from minigrad.autograd.gradcheck import GradcheckError
@@ -338,3 +338,45 @@ def test_forward_mode_check_sees_every_input_as_a_dual(oracle):
         y = lib.tensor([3.0, -1.0], dtype=lib.float64, requires_grad=True)
         return lib.autograd.gradcheck(func, (x, y), check_forward_ad=True)
     assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+def _old_helpers(lib):
+    """PyTorch's deprecated get_numerical_jacobian / get_analytical_jacobian: their values,
+    reentrancy verdict, FutureWarnings and grad_out error."""
+    module = __import__(f"{lib.__name__}.autograd.gradcheck", fromlist=["x"])
+    a = lib.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([[1.5, 0.5], [-0.5, 3.0]], dtype=lib.float64, requires_grad=True)
+
+    class Jittery(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            Jittery.calls += 1
+            return grad * (1 + 1e-3 * Jittery.calls)
+
+    Jittery.calls = 0
+    story = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        story["numerical"] = module.get_numerical_jacobian(
+            lambda t: (2 * t[0] * t[1], t[0] + t[1]), (a, b), eps=1e-6)
+        story["numerical target"] = module.get_numerical_jacobian(
+            lambda t: (t[0] * t[1]).sum() + t[0], (a, b), target=b, eps=1e-6)
+        jac, reentrant, sizes, types = module.get_analytical_jacobian((a, b), a * b + a)
+        story["analytical"] = [jac, reentrant, sizes, types]
+        story["jittery reentrant"] = module.get_analytical_jacobian((a,), Jittery.apply(a))[1]
+        for helper, args in ((module.get_numerical_jacobian, (lambda t: t[0], (a,))),
+                             (module.get_analytical_jacobian, ((a,), a * 2))):
+            try:
+                helper(*args, grad_out=2.0)
+            except ValueError as error:
+                story.setdefault("errors", []).append(str(error))
+    story["warnings"] = sorted({(w.category.__name__, str(w.message)[:60]) for w in caught})
+    return story
+
+
+def test_deprecated_jacobian_helpers(oracle):
+    assert_matches(_old_helpers(minigrad), oracle(_old_helpers), rtol=1e-6, atol=1e-9)

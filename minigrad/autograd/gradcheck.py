@@ -145,6 +145,51 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                      check_backward_ad=check_rev_over_rev)
 
 
+# ------------------------------------------------------- PyTorch's old, deprecated helpers
+def _warn_private(name):
+    warnings.warn(
+        f"`{name}` was part of PyTorch's private API and not meant to be exposed. We are "
+        "deprecating it and it will be removed in a future version of PyTorch. If you have a "
+        "specific use for this or feature request for this to be a stable API, please file us "
+        "an issue at https://github.com/pytorch/pytorch/issues/new", FutureWarning,
+        stacklevel=3)
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated: the finite-difference Jacobian of ``fn``'s first output (``fn`` takes the
+    inputs as one tuple), one ``(input numel, output numel)`` tensor per tensor of ``target``
+    (default: the inputs that require grad)."""
+    from minigrad.factories import tensor
+    _warn_private("get_numerical_jacobian")
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer "
+                         "supports values of grad_out != 1.0.")
+    inputs = _as_tuple(inputs)
+    targets = _as_tuple(target) if target is not None else \
+        [x for x in inputs if _is_tensor(x) and x.requires_grad]
+    return tuple(tensor(_numerical_jacobian(lambda *a: fn(a), inputs, t, eps)[0],
+                        dtype=t.dtype) for t in targets)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated: the Jacobian of ``output`` by backward, one tensor per input that requires
+    grad, and whether backward was reentrant (twice the same), of the right sizes and dtypes:
+    ``(jacobians, reentrant, sizes_ok, types_ok)``."""
+    from minigrad.factories import tensor
+    _warn_private("get_analytical_jacobian")
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer "
+                         "supports values of grad_out != 1.0.")
+    diff_inputs = [x for x in _as_tuple(inputs) if _is_tensor(x) and x.requires_grad]
+    first = _backward_columns(diff_inputs, output)
+    second = _backward_columns(diff_inputs, output)
+    reentrant = all(cols.size == 0 or np.max(np.abs(cols - again)) <= nondet_tol
+                    for (cols, _, _), (again, _, _) in zip(first, second))
+    jacobians = tuple(tensor(cols, dtype=x.dtype) for (cols, _, _), x in zip(first, diff_inputs))
+    return (jacobians, reentrant, all(ok for _, _, ok in first),
+            all(ok for _, ok, _ in first))
+
+
 # ---------------------------------------------------------------------------- the checks
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes,
                check_forward_ad, check_backward_ad, check_undefined_grad):
