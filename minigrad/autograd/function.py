@@ -24,6 +24,7 @@ import numpy as np
 from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
+from minigrad.autograd import views as _views
 from minigrad.autograd.node import (
     Node,
     SavedTensor,
@@ -81,8 +82,8 @@ class BackwardNode(FunctionCtx, Node):
 
     @property
     def saved_tensors(self):
-        if self._in_jvp and self._saved_for_forward is not None:
-            return tuple(self._saved_for_forward)
+        if self._in_jvp:  # jvp sees only what save_for_forward kept
+            return tuple(self._saved_for_forward or ())
         if self._saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays
@@ -143,6 +144,8 @@ class Function:
     node_name = None     # the class name of the node in the graph
     saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
     pack_order = None    # the order in which saved tensors are packed, when not as saved
+    clear_saved_tensors_on_access = False  # True: ctx.saved_tensors may be read once, and the
+    # node lets go of them as it hands them over (PyTorch's memory-saving switch)
 
     _node_base = None  # the base class of the nodes (BackwardNode; _BuiltinNode for _Op)
 
@@ -154,6 +157,9 @@ class Function:
             "__module__": cls.__module__, "__qualname__": name})
         if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
             cls._backward_cls.apply = _user_function.node_apply
+            cls._backward_cls._raw_saved_tensors = property(_user_function.raw_saved_tensors)
+            if cls.clear_saved_tensors_on_access:  # (a property of its own: no cost elsewhere)
+                cls._backward_cls.saved_tensors = property(_user_function.saved_tensors_once)
             if "apply" not in cls.__dict__:
                 cls.apply = classmethod(_user_function.apply)
 
@@ -375,13 +381,13 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
     if single:
         outputs = (outputs,)
     if ctx._dirty:
-        _check_dirty(ctx, args, outputs, Tensor)
+        _check_dirty(ctx, args, outputs, record)
     if record:
         result = _link(ctx, args, outputs, Tensor)
     else:
         result = tuple([_as_tensor(o, Tensor) for o in outputs])
-    if cls.is_view:
-        _mark_views(args[0], result)
+    if cls.is_view:  # (views of several that a plain tensor gave are marked as well)
+        _mark_views(args[0], result, cls.multi_output_view and state.grad_enabled)
     if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
         forward_ad.propagate(cls, ctx, args, result)
     return result[0] if single else result
@@ -475,21 +481,25 @@ def _check_user_grads(node, grads):
             raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
 
 
-def _check_dirty(ctx, args, outputs, Tensor):
+DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                   "Tensors that have been mutated should be passed to ctx.mark_dirty().")
+
+
+def _check_dirty(ctx, args, outputs, record):
     """PyTorch's checks of ``ctx.mark_dirty``: every dirty tensor must be returned, and should
-    be an input."""
+    be an input (a view that is not one is refused when autograd records the call)."""
     for t in ctx._dirty:
         if not _contains(outputs, t):
             raise RuntimeError("Some elements marked as dirty during the forward method were not "
                                "returned as output. The inputs that are modified inplace must "
                                "all be outputs of the Function.")
-        if not _contains(args, t):
-            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
-                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
-                          UserWarning, stacklevel=4)
+        if record and not _contains(args, t):  # (unchecked when autograd does not record)
+            if t._base is not None:
+                raise RuntimeError(DIRTY_NOT_INPUT)
+            warnings.warn(DIRTY_NOT_INPUT, UserWarning, stacklevel=4)
 
 
-def _mark_views(source, outputs):
+def _mark_views(source, outputs, multi=False):
     """Views share their base's version counter: an in-place change to one is seen by all.
 
     The base also keeps weak references to the views made of it in grad mode, whether they
@@ -510,12 +520,19 @@ def _mark_views(source, outputs):
     no_grad_view = not state.grad_enabled and not state.inference
     # A view of one of several views (unbind, split) may not change in place either.
     source_fn = source._creator
-    of_multi = source_fn is not None and (
+    flags = source.__dict__
+    of_multi = multi or "_multi_view" in flags or source_fn is not None and \
         getattr(source_fn, "_forward_cls", _Op).multi_output_view
-        or "_multi_view" in source.__dict__)
+    # A view (in grad mode) of a view made under no_grad or in inference mode inherits that
+    # origin: it may not change in place either (PyTorch propagates the CreationMeta).
+    of_untracked = _views.VIEW_OF_VIEW.get(flags.get("_creation_meta") or (
+        "no_grad" if "_no_grad_view" in flags else None)) if flags and views is not None \
+        else None
     for out in outputs:
         if of_multi:
             out.__dict__["_multi_view"] = True
+        if of_untracked:
+            out.__dict__["_creation_meta"] = of_untracked
         out._base, out._version_counter = base, base._version_counter
         if views is not None:
             views.add(out)

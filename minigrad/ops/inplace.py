@@ -230,6 +230,8 @@ def inplace(x, compute, *args):
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
+    if recording and not x._requires_grad and x._base is not None:
+        views.check_untracked_inplace(x)
     if not recording:
         dual = forward_ad._level is not None
         if dual:
