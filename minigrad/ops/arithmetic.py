@@ -21,7 +21,8 @@ from minigrad.ops._util import (
 )
 from minigrad.tensor import Tensor
 
-__all__ = ["Add", "Sub", "Rsub", "Mul", "MulScalar", "Div", "DivScalar", "Neg", "Reciprocal",
+__all__ = ["Add", "AddScalar", "Sub", "SubScalar", "Rsub", "Mul", "MulScalar", "Div", "DivScalar",
+           "Neg", "Reciprocal", "times",
            "Pow", "PowTensor", "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow",
            "rpow", "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
            "FloorDivide", "FloorDivideInplace", "floor_divide", "rfloor_divide"]
@@ -125,7 +126,7 @@ class Add(_Op):
         need_a, need_b = ctx.needs_input_grad[:2]
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, shape_b) if need_b else None,
+                sum_to(times(grad, ctx.alpha), shape_b) if need_b else None,
                 None)
 
 
@@ -147,8 +148,7 @@ class Sub(_Op):
         need_a, need_b = ctx.needs_input_grad[:2]
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, shape_b)
-                if need_b else None,
+                sum_to(times(-grad, ctx.alpha), shape_b) if need_b else None,
                 None)
 
 
@@ -328,6 +328,50 @@ class MulScalar(_Op):
         return MulScalar.apply(grad, ctx.other), None
 
 
+class AddScalar(_Op):
+    """z = a + s for a Python number s, the sum PyTorch's own derivative formulas use (its
+    node is ``AddBackward1``; ``a + 1`` in user code wraps the 1 and is ``AddBackward0``);
+    ∂z/∂a = 1."""
+
+    node_name = "AddBackward1"
+    formula = ("grad",)
+
+    @staticmethod
+    def forward(ctx, a, s):
+        return _binary(np.add, a, as_tensor_operand(s, a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class SubScalar(_Op):
+    """z = a - s for a Python number s (PyTorch's ``SubBackward1``, as in its formulas);
+    ∂z/∂a = 1."""
+
+    node_name = "SubBackward1"
+    formula = ("grad",)
+
+    @staticmethod
+    def forward(ctx, a, s):
+        _check_sub(a, as_tensor_operand(s, a))
+        return _binary(np.subtract, a, as_tensor_operand(s, a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+def times(grad, s):
+    """``grad · s`` for a number ``s`` as PyTorch's formulas scale (``maybe_multiply``): no
+    product when s is 1, else a ``MulBackward1``; plain NumPy in a backward on arrays."""
+    if s == 1:
+        return grad
+    if isinstance(grad, Tensor):
+        return MulScalar.apply(grad, s)
+    return grad * s
+
+
 def _power(x, y, out=None):
     """``np.power``, with PyTorch's integer powers with negative exponents: 1 ** -n = 1,
     (-1) ** -n = ±1, otherwise 0 (NumPy refuses them)."""
@@ -368,7 +412,8 @@ class PowTensor(_Op):
         grad_a = grad_b = None
         if need_a:
             # x ** 0 has gradient 0 everywhere, even at x = 0 (where 0 · 0⁻¹ would be nan)
-            grad_a = sum_to(where(b == 0, 0.0, grad * b * a ** (b - 1)), shape_a)
+            grad_a = sum_to(where(b == 0, 0.0, grad * (b * a ** SubScalar.apply(b, 1))),
+                            shape_a)
         if need_b:
             safe = where((a == 0) & (b >= 0), 0.0, result * a.log())
             grad_b = sum_to(grad * safe, shape_b)

@@ -10,6 +10,7 @@ import numpy as np
 
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import check_tensor_arg, sum_to
+from minigrad.ops.arithmetic import times
 from minigrad.ops.shape import Expand, SqueezeDim, UnsafeView, contiguous, reshape
 
 __all__ = ["Dot", "Mv", "Mm", "Bmm", "Addmm", "dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -84,7 +85,8 @@ class Mv(_Op):
     @staticmethod
     def backward(ctx, grad):
         a, v = ctx.saved_tensors
-        return (grad.unsqueeze(1) * v if v is not None else None,
+        # (PyTorch's outer product: the column grad.reshape(n, 1) times v)
+        return (grad.reshape(-1, 1) * v if v is not None else None,
                 mv(a.t(), grad) if a is not None else None)
 
 
@@ -192,14 +194,10 @@ class Addmm(_Op):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_c = ctx.needs_input_grad[0]
-        grad_c = sum_to(_scaled(grad, ctx.beta), ctx.self_sym_sizes) if need_c else None
-        grad_a = _scaled(mm(grad, b.t()), ctx.alpha) if b is not None else None
-        grad_b = _scaled(mm(a.t(), grad), ctx.alpha) if a is not None else None
+        grad_c = sum_to(times(grad, ctx.beta), ctx.self_sym_sizes) if need_c else None
+        grad_a = times(mm(grad, b.t()), ctx.alpha) if b is not None else None
+        grad_b = times(mm(a.t(), grad), ctx.alpha) if a is not None else None
         return grad_c, grad_a, grad_b, None, None
-
-
-def _scaled(t, factor):
-    return t if factor == 1 else t * factor
 
 
 def _check_expand(shape, target):
