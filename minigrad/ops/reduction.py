@@ -11,7 +11,9 @@ from minigrad._dtype import from_numpy_dtype as _dtype_of
 from minigrad._dtype import scalar_name
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim, type_name
-from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum, ne
+from minigrad.ops.arithmetic import MulScalar, divided
+from minigrad.ops.combine import masked_fill, where
+from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum
 from minigrad.tensor import Tensor
 
 __all__ = ["Sum", "SumDim", "Mean", "MeanDim", "Max", "Min", "MaxDim", "MinDim", "Amax", "Amin",
@@ -116,7 +118,7 @@ class Mean(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes) / ctx.numel
+        return divided(grad.expand(ctx.self_sym_sizes), ctx.numel)
 
 
 class MeanDim(_Op):
@@ -147,7 +149,7 @@ class MeanDim(_Op):
         if not ctx.self_sym_sizes:
             return grad, None, None
         grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
-        return grad / ctx.count, None, None
+        return divided(grad, ctx.count), None, None
 
 
 def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001 - PyTorch's name
@@ -489,6 +491,7 @@ def _variance(ctx, x, dim, correction, keepdim, op):
     axis = dims if data.ndim else None
     n = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
     ctx.dim, ctx.keepdim, ctx.correction = dims, keepdim, correction
+    ctx.dims_given = None if dim is None else _dims(dim, x.ndim) if x.ndim else ()
     ctx.dof = n - correction
     if ctx.dof <= 0:
         warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
@@ -501,11 +504,26 @@ def _variance(ctx, x, dim, correction, keepdim, op):
 
 
 def _var_backward(ctx, x, grad):
-    """∂var/∂x = 2 (x - mean) / (n - correction), broadcast back over ``dim``."""
+    """∂var/∂x = 2 (x - mean) / (n - correction), broadcast back over ``dim``, with PyTorch's
+    ops (``var_backward``): over all elements, ``(2 / dof) · grad · (x - x.mean())`` (nan where
+    x is the mean and inf elsewhere when dof ≤ 0); over given dims, ``grad`` unsqueezed back
+    and n the product of their sizes."""
+    if x.ndim == 0 or ctx.dims_given is None:
+        if ctx.dof <= 0:
+            return grad * where(x == x.mean(), float("nan"), float("inf"))
+        return MulScalar.apply(grad, 2.0 / ctx.dof) * (x - x.mean())
+    if not ctx.keepdim and x.ndim > 1:
+        grad = _unsqueeze_to(grad, ctx.dims_given, False)
+    n = int(np.prod([x.shape[d] for d in ctx.dims_given]))
     with np.errstate(divide="ignore"):
-        scale = float(np.divide(2.0, ctx.dof))
-    grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim) if x.ndim else grad
-    return grad * scale * (x - x.mean(ctx.dim if x.ndim else None, keepdim=True))
+        scale = float(np.divide(2.0, n - ctx.correction))
+    return MulScalar.apply(grad, scale) * (x - x.mean(ctx.dim, keepdim=True))
+
+
+def _std_grad(grad, result):
+    """The gradient of the variance from that of the standard deviation, as PyTorch's
+    ``std_backward`` writes it: ``grad / (2 · result)``, 0 where the result is 0."""
+    return masked_fill(grad / MulScalar.apply(result, 2), result == 0, 0)
 
 
 class Var(_Op):
@@ -542,8 +560,7 @@ class Std(_Op):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        safe = result * 2 + eq(result, 0)
-        return _var_backward(ctx, x, grad / safe * ne(result, 0)), None, None, None
+        return _var_backward(ctx, x, _std_grad(grad, result)), None, None, None
 
 
 def _correction(dim, unbiased, correction):
