@@ -22,7 +22,7 @@ from minigrad.ops._util import (
 from minigrad.tensor import Tensor
 
 __all__ = ["Add", "AddScalar", "Sub", "SubScalar", "Rsub", "Mul", "MulScalar", "Div", "DivScalar",
-           "Neg", "Reciprocal", "times", "divided",
+           "Neg", "Reciprocal", "times", "plus", "divided",
            "Pow", "PowTensor", "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow",
            "rpow", "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
            "FloorDivide", "FloorDivideInplace", "floor_divide", "rfloor_divide"]
@@ -370,6 +370,14 @@ def times(grad, s):
     if isinstance(grad, Tensor):
         return MulScalar.apply(grad, s)
     return grad * s
+
+
+def plus(x, s):
+    """``x + s`` for a number ``s`` as PyTorch's formulas add (an ``AddBackward1``); plain
+    NumPy in a backward on arrays."""
+    if isinstance(x, Tensor):
+        return AddScalar.apply(x, s)
+    return x + s
 
 
 def divided(grad, s):

@@ -28,8 +28,9 @@ from minigrad.ops._util import (
 from minigrad.tensor import Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
-           "IndexBackward", "IndexPut", "CopySlices", "CopyWhole", "FillWhole", "getitem",
-           "setitem", "select", "narrow", "index_select", "Gather", "gather"]
+           "IndexBackward", "IndexAdd", "ScatterAdd", "Scatter", "IndexPut", "CopySlices",
+           "CopyWhole", "FillWhole", "getitem", "setitem", "select", "narrow", "index_select",
+           "Gather", "gather"]
 
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
              "valid indices (got {})")
@@ -131,6 +132,27 @@ class IndexBackward(_Scatter):
     node_name = "IndexPutImplBackward0"
 
 
+class IndexAdd(_Scatter):
+    """y = zeros with g added at a vector of indices along one dimension (PyTorch's
+    ``index_add``, the backward of ``index_select``);  ∂y/∂g = grad at those indices."""
+
+    node_name = "IndexAddBackward0"
+
+
+class ScatterAdd(_Scatter):
+    """y = zeros with g added at ``index`` along one dimension (PyTorch's ``scatter_add``, the
+    backward of ``gather``);  ∂y/∂g = grad gathered there."""
+
+    node_name = "ScatterAddBackward0"
+
+
+class Scatter(_Scatter):
+    """y = zeros with g written at ``index`` along one dimension, one element per place
+    (PyTorch's ``scatter``, the backward of ``max(dim)``);  ∂y/∂g = grad gathered there."""
+
+    node_name = "ScatterBackward0"
+
+
 class Gather(Index):
     """y[i][j] = x[i][index[i][j]] (along ``dim``);  ∂y/∂x = grad added back at those places."""
 
@@ -140,8 +162,8 @@ class Gather(Index):
 Select.scatter, SelectBackward.gather = SelectBackward, Select
 Slice.scatter, SliceBackward.gather = SliceBackward, Slice
 Index.scatter, IndexBackward.gather = IndexBackward, Index
-Gather.scatter = IndexBackward
-IndexSelect.scatter = IndexBackward
+Gather.scatter, ScatterAdd.gather, Scatter.gather = ScatterAdd, Gather, Gather
+IndexSelect.scatter, IndexAdd.gather = IndexAdd, IndexSelect
 
 
 class Alias(_Op):

@@ -7,7 +7,8 @@ import numpy as np
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import ARRAY
-from minigrad.ops.arithmetic import MulScalar
+from minigrad.ops.arithmetic import MulScalar, plus
+from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
 
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
@@ -83,7 +84,7 @@ class Log1p(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x + 1)
+        return grad / plus(x, 1)
 
 
 class Sin(_Op):
@@ -425,7 +426,9 @@ class Clamp(_Op):
             mask = x >= lo
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
-        return grad * mask, None, None
+        if not isinstance(grad, Tensor):  # (a backward on arrays)
+            return np.where(mask, grad, 0), None, None
+        return where(mask, grad, 0.0), None, None  # (PyTorch's clamp_backward)
 
 
 class ClampMin(Clamp):

@@ -14,6 +14,7 @@ from minigrad.ops._util import normalize_dim, type_name
 from minigrad.ops.arithmetic import MulScalar, divided
 from minigrad.ops.combine import masked_fill, where
 from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum
+from minigrad.ops.indexing import Scatter
 from minigrad.tensor import Tensor
 
 __all__ = ["Sum", "SumDim", "Mean", "MeanDim", "Max", "Min", "MaxDim", "MinDim", "Amax", "Amin",
@@ -201,9 +202,11 @@ class Max(_Op):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's evenly_distribute_backward: zeros, filled with grad / k where x ties
         x, result = ctx.saved_tensors
         mask = _ties(x, result)
-        return grad * mask / int(mask._data.sum())
+        zeros = Tensor._make(np.zeros(x.shape, grad._data.dtype))
+        return masked_fill(zeros, mask, grad / mask.sum())
 
 
 class Min(Max):
@@ -249,10 +252,10 @@ class MaxDim(_Op):
         d = ctx.dim
         if not ctx.keepdim:
             grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)
-        shape = [1] * len(ctx.self_sym_sizes)
-        shape[d] = ctx.self_sym_sizes[d]
-        one_hot = Tensor._make(np.arange(shape[d]).reshape(shape) == indices._data)
-        return grad * one_hot, None, None
+        # PyTorch's value_selecting_reduction_backward: zeros with grad scattered at indices
+        grid = list(np.indices(indices.shape, sparse=True))
+        grid[d] = indices._data
+        return Scatter.apply(grad, ctx.self_sym_sizes, tuple(grid)), None, None
 
 
 class MinDim(MaxDim):
@@ -298,10 +301,13 @@ class Amax(_Op):
         x, result = ctx.saved_tensors
         if x.ndim == 0:
             return grad, None, None
-        grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim)
-        mask = _ties(x, _unsqueeze_to(result, ctx.dim, ctx.keepdim))
+        # PyTorch's scale_grad_by_count(restore_reduced_dims(grad), ...): (grad / k) · ties
+        kept = tuple(1 if d in ctx.dim else n for d, n in enumerate(x.shape))
+        if not ctx.keepdim:
+            grad, result = grad.reshape(kept), result.reshape(kept)
+        mask = _ties(x, result)
         count = Tensor._make(mask._data.sum(axis=ctx.dim, keepdims=True))
-        return grad * mask / count, None, None
+        return grad / count * mask, None, None
 
 
 class Amin(Amax):
