@@ -255,7 +255,6 @@ def _gradient_graph_nodes(lib, case, arrays):
 # (values, flags and higher derivatives still match; see the tests above). A case that comes
 # to match fails here as XPASS: take it off the list.
 GRAPH_DIFFERENCES = {
-    "prod/one-zero", "prod/dim-keepdim-zeros",
     # families of several ops (tests/op_families.py)
     "inplace/arith", "inplace/pointwise", "inplace/setitem"}
 

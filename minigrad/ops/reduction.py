@@ -12,9 +12,11 @@ from minigrad._dtype import scalar_name
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim, type_name
 from minigrad.ops.arithmetic import MulScalar, divided
-from minigrad.ops.combine import masked_fill, where
+from minigrad.ops.combine import cat, masked_fill, where
 from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum
+from minigrad.ops.cumulative import cumprod
 from minigrad.ops.indexing import Scatter
+from minigrad.ops.shape import Flip
 from minigrad.tensor import Tensor
 
 __all__ = ["Sum", "SumDim", "Mean", "MeanDim", "Max", "Min", "MaxDim", "MinDim", "Amax", "Amin",
@@ -431,8 +433,8 @@ class Prod(_Op):
         if x.ndim == 0:
             return grad
         if x._data.all():
-            return grad * result / x
-        return (grad * _product_of_others(x.reshape(-1), 0)).reshape(x.shape)
+            return grad * (result / x)
+        return _prod_safe_zeros(grad, x.reshape(-1), 0).reshape(x.shape)
 
 
 class ProdDim(_Op):
@@ -458,19 +460,23 @@ class ProdDim(_Op):
             return grad, None, None
         grad = _unsqueeze_to(grad, (ctx.dim,), ctx.keepdim)
         if x._data.all():
-            return grad * _unsqueeze_to(result, (ctx.dim,), ctx.keepdim) / x, None, None
-        return grad * _product_of_others(x, ctx.dim), None, None
+            return grad * (_unsqueeze_to(result, (ctx.dim,), ctx.keepdim) / x), None, None
+        return _prod_safe_zeros(grad, x, ctx.dim), None, None
 
 
-def _product_of_others(x, d):
-    """For each element, the product of the other elements along ``d`` (zeros allowed): the rows
-    of an n×n table holding x with 1 on the diagonal, multiplied out."""
+def _prod_safe_zeros(grad, x, d):
+    """grad · (the product of the other elements along ``d``), without dividing (zeros allowed),
+    as PyTorch's ``prod_safe_zeros_backward``: the exclusive running products from the front
+    and from the back, multiplied."""
     n = x.shape[d]
-    eye_shape = [1] * (x.ndim + 1)
-    eye_shape[d], eye_shape[d + 1] = n, n
-    eye = np.eye(n, dtype=x._data.dtype).reshape(eye_shape)
-    table = x.unsqueeze(d) * Tensor._make(1 - eye) + Tensor._make(eye)
-    return ProdDim.apply(table, d + 1, False)
+    if x.numel() == 0:
+        return grad.expand(x.shape)
+    if n == 1:
+        return grad
+    ones = Tensor._make(np.ones(x.shape[:d] + (1,) + x.shape[d + 1:], grad._data.dtype))
+    front = cumprod(cat([ones, x.narrow(d, 0, n - 1)], d), d)
+    back = Flip.apply(cumprod(cat([ones, Flip.apply(x.narrow(d, 1, n - 1), (d,))], d), d), (d,))
+    return grad * (front * back)
 
 
 def prod(x, dim=None, keepdim=False, dtype=None):

@@ -18,7 +18,7 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
            "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
            "split_with_sizes", "UnsafeSplit", "UnsafeSplitWithSizes", "unsafe_split",
-           "unsafe_split_with_sizes", "unsafe_chunk"]
+           "unsafe_split_with_sizes", "unsafe_chunk", "Flip", "flip"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -187,6 +187,22 @@ class Clone(_Op):
     @staticmethod
     def backward(ctx, grad):
         return grad, None
+
+
+class Flip(_Op):
+    """y = x in reverse order along ``dims`` (a copy);  ∂y/∂x = grad reversed back."""
+
+    node_name = "FlipBackward0"
+    formula = ("flip(grad, dims)",)
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.dims = dims  # node._saved_dims, as in PyTorch
+        return np.flip(x._data, dims).copy() if dims else x._data.copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.apply(grad, ctx.dims), None
 
 
 class Squeeze(_Op):
@@ -438,6 +454,24 @@ def contiguous(x):
     if x._data.flags.c_contiguous:
         return x
     return Clone.apply(x, "C")
+
+
+def flip(x, dims):
+    """x with the order of its elements reversed along ``dims`` (a sequence of ints).
+
+    Example:
+        >>> minigrad.flip(minigrad.tensor([[1, 2], [3, 4]]), (1,))
+        tensor([[2, 1],
+                [4, 3]])
+    """
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{type(dims).__name__}")
+    normalized = tuple(normalize_dim(d, x.ndim) for d in dims)
+    for d in normalized:
+        if normalized.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return Flip.apply(x, normalized if x.ndim else ())
 
 
 def squeeze(x, dim=None):
