@@ -256,7 +256,7 @@ def _gradient_graph_nodes(lib, case, arrays):
 # to match fails here as XPASS: take it off the list.
 GRAPH_DIFFERENCES = {
     # families of several ops (tests/op_families.py)
-    "inplace/arith", "inplace/pointwise", "inplace/setitem"}
+    "inplace/setitem"}
 
 
 @pytest.mark.parametrize("case", [

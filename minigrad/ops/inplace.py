@@ -27,6 +27,7 @@ from minigrad.ops.indexing import (
     IndexPut,
     _Plan,
 )
+from minigrad.ops.shape import Clone
 from minigrad.tensor import Tensor
 
 __all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
@@ -257,9 +258,19 @@ def inplace(x, compute, *args):
         if saved is not None and saved.is_output:
             saved.data, saved.weak = x._data, weakref.ref(x)
             saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
+        elif saved is not None and saved.tensor is before:
+            _save_clone(saved, before)
     _renew_views(x)
     _share_tangent(x)
     return x
+
+
+def _save_clone(saved, before):
+    """As PyTorch, an in-place op saves a clone of ``self``'s old values (``self.clone()``,
+    recorded: a ``CloneBackward0`` of the old history), not the old tensor itself."""
+    clone = Clone.apply(before)
+    saved.tensor, saved.version_counter = clone, clone._version_counter
+    saved.version, saved.output_nr = clone._version_counter[0], clone._output_nr
 
 
 def _inplace_on_view(x, base, compute, args):
