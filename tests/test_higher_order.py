@@ -251,18 +251,10 @@ def _gradient_graph_nodes(lib, case, arrays):
     return result
 
 
-# Ops whose gradient graphs are built from other nodes than PyTorch's own derivative formulas
-# (values, flags and higher derivatives still match; see the tests above). A case that comes
-# to match fails here as XPASS: take it off the list.
-GRAPH_DIFFERENCES = {
-    # families of several ops (tests/op_families.py)
-    "inplace/setitem"}
-
-
-@pytest.mark.parametrize("case", [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="graph built differently"))
-    if c.name in GRAPH_DIFFERENCES else c for c in CASES], ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_gradient_graphs_have_torch_nodes(case, oracle):
+    """Each backward formula builds the nodes PyTorch's derivative formula builds, so the graph
+    of a ``create_graph=True`` gradient reads as torch's does."""
     arrays = case.make(np.random.default_rng(0))
     expected = oracle(lambda torch: _gradient_graph_nodes(torch, case, arrays))
     assert _gradient_graph_nodes(minigrad, case, arrays) == expected

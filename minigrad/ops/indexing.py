@@ -509,6 +509,35 @@ class CopySlices(_SetItem):
 
     node_name = "CopySlices"
 
+    @staticmethod
+    def forward(ctx, x, value, index, plan):
+        ctx.plan = plan
+        return _SetItem.forward(ctx, x, value, index, plan)
+
+    @staticmethod
+    def backward(ctx, grad):
+        plan = ctx.plan
+        if plan.arrays:  # an index put, or an op changing a view in place
+            return _SetItem.backward(ctx, grad)
+        # As PyTorch's CopySlices runs a copy into a view: the gradient is copied
+        # (CopyBackwards), the value's part is a clone of its view, and the part is zeroed by
+        # a copy into the view of the copy (CopySlices).
+        from minigrad.ops.inplace import AsStrided, Copy
+        need_x, need_value = ctx.needs_input_grad[:2]
+        data = grad._data
+        result = Copy.apply(Tensor._make(np.zeros(data.shape, data.dtype)), grad)
+        grad_x = grad_value = None
+        if need_value:
+            places = _region(np.arange(data.size).reshape(data.shape), plan)
+            part = AsStrided.apply(result, np.unravel_index(places, data.shape))
+            grad_value = sum_to(shape_ops.clone(part), ctx.value_shape)
+            if grad_value.dtype != ctx.value_dtype:
+                grad_value = grad_value.to(ctx.value_dtype)
+        if need_x:
+            zeros = Tensor._make(np.zeros(_region(data, plan).shape, data.dtype))
+            grad_x = CopySlices.apply(result, zeros, ctx.index, plan)
+        return grad_x, grad_value, None, None
+
 
 class IndexPut(_SetItem):
     """y = x with ``value`` put at integer indices;  ∂y/∂x = grad zeroed there,
