@@ -469,8 +469,8 @@ class ClampMinTensor(_Op):
         x, bound = ctx.saved_tensors
         keep = x >= bound if ctx._forward_cls is ClampMinTensor else x <= bound
         need_x, need_bound = ctx.needs_input_grad
-        return (sum_to(grad * keep, x.shape) if need_x else None,
-                sum_to(grad * keep.logical_not(), bound.shape) if need_bound else None)
+        return (sum_to(where(keep, grad, 0.0), x.shape) if need_x else None,
+                sum_to(where(keep.logical_not(), grad, 0.0), bound.shape) if need_bound else None)
 
 
 class ClampMaxTensor(ClampMinTensor):
@@ -522,11 +522,11 @@ class ClampTensor(_Op):
         grad_lo = grad_hi = None
         if need_lo:
             below = x < lo if hi is None else (x < lo).logical_and(lo < hi)
-            grad_lo = sum_to(grad * below, lo.shape)
+            grad_lo = sum_to(where(below, grad, 0.0), lo.shape)
         if need_hi:
             above = x > hi if lo is None else (x > hi).logical_or(hi < lo)
-            grad_hi = sum_to(grad * above, hi.shape)
-        return (sum_to(grad * inside, x.shape) if need_x else None), grad_lo, grad_hi
+            grad_hi = sum_to(where(above, grad, 0.0), hi.shape)
+        return (sum_to(where(inside, grad, 0.0), x.shape) if need_x else None), grad_lo, grad_hi
 
 
 class ToCopy(_Op):

@@ -248,9 +248,9 @@ class MaxDim(_Op):
 
     @staticmethod
     def backward(ctx, grad, grad_indices):
-        if not ctx.self_sym_sizes:
-            return grad, None, None
         (indices,) = ctx.saved_tensors
+        if not ctx.self_sym_sizes:  # (a 0-d x: grad scattered at its one place)
+            return Scatter.apply(grad, (), ()), None, None
         d = ctx.dim
         if not ctx.keepdim:
             grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)

@@ -11,6 +11,7 @@ import numpy as np
 
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim, sum_to
+from minigrad.tensor import Tensor
 
 __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "SqueezeDim",
            "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
@@ -379,13 +380,23 @@ class Repeat(_Op):
 
     @staticmethod
     def backward(ctx, grad):
+        # As PyTorch's repeat_backward: the leading new dims summed away one by one, then one
+        # reshape to (repeat, size) pairs and one sum over the repeats
         repeats, shape = ctx.repeats, ctx.self_sym_sizes
-        if not repeats:
-            return grad, None
-        padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
-        tiles = [n for pair in zip(repeats, padded) for n in pair]
-        grad = grad.reshape(tiles).sum(tuple(range(0, 2 * len(repeats), 2)))
-        return grad.reshape(shape), None
+        if 0 in repeats:
+            return Tensor._make(np.zeros(shape, grad._data.dtype)), None
+        lead = len(repeats) - len(shape)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        sizes, dims = [], []
+        for repeat, size in zip(repeats[lead:], shape):
+            if repeat != 1:
+                sizes.append(repeat)
+                dims.append(len(sizes) - 1)
+            sizes.append(size)
+        if dims:
+            grad = grad.reshape(sizes).sum(tuple(dims))
+        return grad, None
 
 
 # ---------------------------------------------------------------- function forms
