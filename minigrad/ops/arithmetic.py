@@ -18,6 +18,7 @@ from minigrad.ops._util import (
     quiet,
     result_dtype,
     sum_to,
+    zero_grad,
 )
 from minigrad.tensor import Tensor
 
@@ -305,8 +306,8 @@ class Pow(_Op):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         p = ctx.exponent
-        if p == 0:
-            return grad * 0.0, None
+        if p == 0:  # (PyTorch's zeros_like(self): a constant)
+            return zero_grad(grad), None
         return grad * MulScalar.apply(a ** (p - 1), p), None
 
 

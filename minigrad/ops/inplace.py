@@ -16,7 +16,7 @@ from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise
-from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
+from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to, zero_grad
 from minigrad.ops.indexing import (
     PARTIAL_OVERLAP,
     CopySlices,
@@ -63,7 +63,7 @@ class Zero(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return zero_grad(grad)
 
 
 class Fill(_Op):
@@ -79,7 +79,7 @@ class Fill(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return zero_grad(grad), None
 
 
 class FillTensor(_Op):
@@ -99,7 +99,7 @@ class FillTensor(_Op):
     @staticmethod
     def backward(ctx, grad):
         need_x, need_value = ctx.needs_input_grad
-        return (grad * 0 if need_x else None,
+        return (zero_grad(grad) if need_x else None,
                 grad.sum().to(ctx.value_dtype) if need_value else None)
 
 
@@ -124,7 +124,7 @@ class Copy(_Op):
     @staticmethod
     def backward(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
-        return (grad * 0 if need_x else None,
+        return (zero_grad(grad) if need_x else None,
                 sum_to(grad, ctx.src_shape).to(ctx.src_dtype) if need_src else None)
 
 

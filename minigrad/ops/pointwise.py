@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY
+from minigrad.ops._util import ARRAY, zero_grad
 from minigrad.ops.arithmetic import MulScalar, plus
 from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
@@ -309,7 +309,7 @@ class Sign(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return zero_grad(grad)  # (PyTorch's zeros_like: a constant)
 
 
 class Sgn(Sign):
