@@ -482,6 +482,7 @@ class _SetItem(_Op):
     @staticmethod
     def forward(ctx, x, value, index, plan):
         ctx.index, ctx.value_shape, ctx.value_dtype = index, value.shape, value.dtype
+        ctx.plan = plan
         out = x._data.copy()
         mask = np.zeros(x.shape, dtype=bool)
         target, hit = _region(out, plan), _region(mask, plan)
@@ -500,7 +501,13 @@ class _SetItem(_Op):
             grad_value = sum_to(getitem(grad, ctx.index), ctx.value_shape)
             if grad_value.dtype != ctx.value_dtype:
                 grad_value = grad_value.to(ctx.value_dtype)
-        return (masked_fill(grad, ctx.mask, 0.0) if need_x else None), grad_value, None, None
+        grad_x = None
+        if need_x and ctx._forward_cls is IndexPut:  # PyTorch: grad.index_put(i, zeros)
+            zeros = Tensor._make(np.zeros(ctx.value_shape, grad._data.dtype))
+            grad_x = IndexPut.apply(grad, zeros, ctx.index, ctx.plan)
+        elif need_x:
+            grad_x = masked_fill(grad, ctx.mask, 0.0)
+        return grad_x, grad_value, None, None
 
 
 class CopySlices(_SetItem):
@@ -508,11 +515,6 @@ class CopySlices(_SetItem):
     ∂y/∂value = grad in the view."""
 
     node_name = "CopySlices"
-
-    @staticmethod
-    def forward(ctx, x, value, index, plan):
-        ctx.plan = plan
-        return _SetItem.forward(ctx, x, value, index, plan)
 
     @staticmethod
     def backward(ctx, grad):
