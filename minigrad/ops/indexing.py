@@ -24,6 +24,7 @@ from minigrad.ops._util import (
     qualified_node_name,
     sum_to,
     type_name,
+    zero_grad,
 )
 from minigrad.tensor import Tensor
 
@@ -496,9 +497,11 @@ class _SetItem(_Op):
     def backward(ctx, grad):
         from minigrad.ops.combine import masked_fill
         need_x, need_value = ctx.needs_input_grad[:2]
+        whole = ctx._forward_cls in (CopyWhole, FillWhole)  # PyTorch's copy_ / fill_
         grad_value = None
         if need_value:
-            grad_value = sum_to(getitem(grad, ctx.index), ctx.value_shape)
+            part = grad if whole else getitem(grad, ctx.index)
+            grad_value = sum_to(part, ctx.value_shape)
             if grad_value.dtype != ctx.value_dtype:
                 grad_value = grad_value.to(ctx.value_dtype)
         grad_x = None
@@ -506,7 +509,7 @@ class _SetItem(_Op):
             zeros = Tensor._make(np.zeros(ctx.value_shape, grad._data.dtype))
             grad_x = IndexPut.apply(grad, zeros, ctx.index, ctx.plan)
         elif need_x:
-            grad_x = masked_fill(grad, ctx.mask, 0.0)
+            grad_x = zero_grad(grad) if whole else masked_fill(grad, ctx.mask, 0.0)
         return grad_x, grad_value, None, None
 
 
