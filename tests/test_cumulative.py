@@ -48,3 +48,10 @@ def test_cumsum_dtype_argument_matches_torch(oracle):
     def run(lib):
         return lib.cumsum(lib.tensor([1, 2, 3]), 0, dtype=lib.float64)
     assert_matches(run(minigrad), oracle(run))
+
+
+def test_method_forms_match_torch(oracle):
+    def run(lib):
+        x = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+        return x.cumsum(0), x.cumprod(1), x.cumsum(-1, dtype=lib.float64)
+    assert_matches(run(minigrad), oracle(run))

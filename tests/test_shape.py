@@ -25,6 +25,9 @@ CASES = {
     "flip-no-dims": "T.flip(T.arange(6.0).reshape(2, 3), [])",
     "flip-duplicate-dims": "T.flip(T.arange(6.0).reshape(2, 3), (1, -2, 1))",
     "flip-0d": "T.flip(T.tensor(2.0), (0,))",
+    "flip-method-int": "T.arange(6).reshape(2, 3).flip(1)",
+    "flip-method-dims": "T.arange(6).reshape(2, 3).flip(0, 1)",
+    "flip-method-tuple": "T.arange(6).reshape(2, 3).flip((0, -1))",
     "flip-grad": "(lambda x: (T.flip(x, (0,)) * T.arange(3.0)).sum().backward() or x.grad)"
                  "(T.ones(3, requires_grad=True))",
 }
