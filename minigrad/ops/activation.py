@@ -73,8 +73,7 @@ class SoftmaxBackwardData(_Op):
     @quiet  # inf · 0 = nan, silently, as in PyTorch
     def forward(ctx, grad_output, output, dim):
         ctx.dim = dim
-        need_g, need_y = ctx.needs_input_grad[:2]
-        ctx.save_for_backward(grad_output if need_y else None, output)
+        ctx.save_for_backward(grad_output if ctx.needs_input_grad[1] else None, output)
         g, y = grad_output._data, output._data
         axis = dim if y.ndim else None
         return np.asarray(y * (g - _rowsum(g * y, axis)))
@@ -133,8 +132,7 @@ class LogSoftmaxBackwardData(_Op):
     @quiet  # inf · 0 = nan, silently, as in PyTorch
     def forward(ctx, grad_output, output, dim):
         ctx.dim = dim
-        need_g, need_y = ctx.needs_input_grad[:2]
-        ctx.save_for_backward(grad_output if need_y else None, output)
+        ctx.save_for_backward(grad_output if ctx.needs_input_grad[1] else None, output)
         g, y = grad_output._data, output._data
         axis = dim if y.ndim else None
         return np.asarray(g - np.exp(y) * _rowsum(g, axis))

@@ -153,8 +153,14 @@ def _broadcast_shape(*tensors):
     from minigrad.ops.arithmetic import broadcast_error
     shape = ()
     for i, t in enumerate(tensors):
+        own = t._data.shape
+        if own == shape or not own:  # (the common cases, without NumPy's slower check)
+            continue
+        if not shape:
+            shape = own
+            continue
         try:
-            shape = np.broadcast_shapes(shape, t.shape)
+            shape = np.broadcast_shapes(shape, own)
         except ValueError:
             other = next(u for u in tensors[:i] if _clash(u.shape, t.shape))
             raise broadcast_error(other, t) from None
@@ -178,9 +184,9 @@ class MaskedFill(_Op):
     @staticmethod
     def forward(ctx, x, mask, value):
         ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
-        shape = _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
+        _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
         value = np.asarray(value).astype(x._data.dtype)
-        return np.where(mask, value, np.broadcast_to(x._data, shape))
+        return np.where(mask, value, x._data)  # (np.where broadcasts them)
 
     @staticmethod
     def backward(ctx, grad):

@@ -256,10 +256,9 @@ def _split(ctx, grad, a_wins, b_wins, tie):
     otherwise (so both sides of a NaN get it)."""
     need_a, need_b = ctx.needs_input_grad
     shape_a, shape_b = ctx.shapes
-    return (sum_to(masked_fill(where(tie, divided(grad, 2), grad), b_wins, 0), shape_a)
-            if need_a else None,
-            sum_to(masked_fill(where(tie, divided(grad, 2), grad), a_wins, 0), shape_b)
-            if need_b else None)
+    share = where(tie, divided(grad, 2), grad)  # (PyTorch computes it once for each side)
+    return (sum_to(masked_fill(share, b_wins, 0), shape_a) if need_a else None,
+            sum_to(masked_fill(share, a_wins, 0), shape_b) if need_b else None)
 
 
 def maximum(a, b):
