@@ -6,8 +6,7 @@ each op of the registry and each op family of ``op_families`` through three roun
 ``autograd.grad`` and compare every round with PyTorch's, and check that the graph of each
 gradient has the node names of torch's (the backward formulas build what PyTorch's
 derivatives build, also on an upstream gradient that requires grad); then a physics-informed
-loss that
-needs ``u_xx`` and ``u_t`` of a small network, and the ``.grad`` of a leaf after
+loss that needs ``u_xx`` and ``u_t`` of a small network, and the ``.grad`` of a leaf after
 ``backward(create_graph=True)``.
 """
 

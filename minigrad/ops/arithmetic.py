@@ -23,7 +23,7 @@ from minigrad.ops._util import (
 from minigrad.tensor import Tensor
 
 __all__ = ["Add", "AddScalar", "Sub", "SubScalar", "Rsub", "Mul", "MulScalar", "Div", "DivScalar",
-           "Neg", "Reciprocal", "times", "plus", "divided",
+           "Neg", "Reciprocal",
            "Pow", "PowTensor", "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow",
            "rpow", "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
            "FloorDivide", "FloorDivideInplace", "floor_divide", "rfloor_divide"]
