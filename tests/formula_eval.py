@@ -42,7 +42,7 @@ def ties(x, m, dim, keepdim):
     if x.ndim == 0:
         return np.ones_like(x)
     m = spread(m, x.shape, dim, keepdim)
-    mask = (x == m) | (np.isnan(x) & np.isnan(m))
+    mask = x == m  # (as PyTorch's amax: a NaN equals nothing)
     return mask / mask.sum(axis=_dims(dim, x.ndim) or None, keepdims=True)
 
 

@@ -307,7 +307,7 @@ class Amax(_Op):
         kept = tuple(1 if d in ctx.dim else n for d, n in enumerate(x.shape))
         if not ctx.keepdim:
             grad, result = grad.reshape(kept), result.reshape(kept)
-        mask = _ties(x, result)
+        mask = eq(x, result)  # NB: as PyTorch, a NaN equals nothing: its gradient is nan
         count = Tensor._make(mask._data.sum(axis=ctx.dim, keepdims=True))
         return grad / count * mask, None, None
 
