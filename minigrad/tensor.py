@@ -1027,6 +1027,9 @@ class Tensor:
         ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS)
         return ops.masked_fill(self, mask, value)
 
+    def masked_select(self, mask):
+        return ops.masked_select(self, mask)
+
     # ---------------------------------------------------------------- comparisons
     def eq(self, other):
         ops.check_overloads("eq", (other,))

@@ -126,6 +126,8 @@ CASES = [
            lambda a: a[:, 1:3]),
     OpCase("flip", lambda lib, a: lib.flip(a, (0, -1)), shapes((2, 3, 2)), "FlipBackward0",
            lambda a: np.flip(a, (0, 2))),
+    OpCase("masked_select", lambda lib, a: lib.masked_select(a, a > 0), shapes((3, 4)),
+           "MaskedSelectBackward0", lambda a: a[a > 0]),
     OpCase("index_select", lambda lib, a: lib.index_select(a, 0, lib.tensor([2, 0, 2])),
            shapes((3, 2)), "IndexSelectBackward0", lambda a: a[[2, 0, 2]]),
     OpCase("select/method", lambda lib, a: a.select(1, -2), shapes((2, 3, 4)), "SelectBackward0",

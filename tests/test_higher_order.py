@@ -281,11 +281,10 @@ def _upstream_graph_nodes(lib, case, arrays):
     return [_node_names(grad) for grad in grads]
 
 
-# NB: two known differences. ``mm`` of a column-major matrix (a transposed one): PyTorch's
+# NB: one known difference. ``mm`` of a column-major matrix (a transposed one): PyTorch's
 # mm_mat1/mm_mat2_backward compute its gradient as a transposed product (one TBackward0 more);
-# minigrad's Addmm does, its Mm does not yet. ``masked_fill`` with a tensor value: PyTorch sums
-# ``grad.masked_select(mask)``; minigrad has no masked_select and sums a where.
-UPSTREAM_DIFFERENCES = {"matmul/2d-3d", "matmul/batch-of-one", "linalg/mm", "masked_fill/tensor"}
+# minigrad's Addmm does, its Mm does not yet.
+UPSTREAM_DIFFERENCES = {"matmul/2d-3d", "matmul/batch-of-one", "linalg/mm"}
 
 
 @pytest.mark.parametrize("case", [

@@ -11,7 +11,7 @@ from minigrad.ops._util import (
     result_dtype,
     sum_to,
 )
-from minigrad.ops.indexing import Select, Slice
+from minigrad.ops.indexing import Select, Slice, masked_select
 from minigrad.tensor import Tensor
 
 __all__ = ["Cat", "Stack", "Where", "MaskedFill", "MaskedFillTensor", "cat", "concat",
@@ -214,8 +214,8 @@ class MaskedFillTensor(_Op):
         grad_x = grad_value = None
         if need_x:
             grad_x = sum_to(masked_fill(grad, ctx.mask, 0.0), ctx.self_sym_sizes)
-        if need_value:
-            grad_value = _grad_as(where(ctx.mask, grad, 0.0).sum(), ctx.value_dtype)
+        if need_value:  # (PyTorch's masked_fill_backward: grad.masked_select(mask).sum())
+            grad_value = _grad_as(masked_select(grad, ctx.mask).sum(), ctx.value_dtype)
         return grad_x, None, grad_value
 
 

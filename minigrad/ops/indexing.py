@@ -31,7 +31,7 @@ from minigrad.tensor import Tensor
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
            "IndexBackward", "IndexAdd", "ScatterAdd", "Scatter", "IndexPut", "CopySlices",
            "CopyWhole", "FillWhole", "getitem", "setitem", "select", "narrow", "index_select",
-           "Gather", "gather"]
+           "Gather", "gather", "MaskedSelect", "MaskedScatter", "masked_select"]
 
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
              "valid indices (got {})")
@@ -154,6 +154,20 @@ class Scatter(_Scatter):
     node_name = "ScatterBackward0"
 
 
+class MaskedSelect(_Gather):
+    """y = the elements of x where a mask is True, as a vector;  ∂y/∂x = grad put back there
+    (zeros elsewhere)."""
+
+    node_name = "MaskedSelectBackward0"
+
+
+class MaskedScatter(_Scatter):
+    """y = zeros with g written where a mask is True (PyTorch's ``masked_scatter``, the backward
+    of ``masked_select``);  ∂y/∂g = grad where the mask is True."""
+
+    node_name = "MaskedScatterBackward0"
+
+
 class Gather(Index):
     """y[i][j] = x[i][index[i][j]] (along ``dim``);  ∂y/∂x = grad added back at those places."""
 
@@ -165,6 +179,7 @@ Slice.scatter, SliceBackward.gather = SliceBackward, Slice
 Index.scatter, IndexBackward.gather = IndexBackward, Index
 Gather.scatter, ScatterAdd.gather, Scatter.gather = ScatterAdd, Gather, Gather
 IndexSelect.scatter, IndexAdd.gather = IndexAdd, IndexSelect
+MaskedSelect.scatter, MaskedScatter.gather = MaskedScatter, MaskedSelect
 
 
 class Alias(_Op):
@@ -440,6 +455,26 @@ def narrow(x, dim, start, length):
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({x.shape[dim]}).")
     return Slice.apply(x, (slice(None),) * dim + (slice(start, start + length), Ellipsis))
+
+
+def masked_select(x, mask):
+    """The elements of ``x`` where the bool ``mask`` is True (the two broadcast), as a 1-D
+    tensor in row-major order.
+
+    Example:
+        >>> x = minigrad.tensor([[1.0, -2.0], [-3.0, 4.0]])
+        >>> minigrad.masked_select(x, x > 0)
+        tensor([1., 4.])
+    """
+    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    from minigrad.ops.combine import _broadcast_shape
+    shape = tuple(_broadcast_shape(mask, x))
+    if x.shape != shape:  # NB: PyTorch's node reads x unexpanded; here an expand comes first
+        x = shape_ops.expand(x, shape)
+    if not shape:  # a 0-d x and mask: one element or none
+        x = shape_ops.reshape(x, (1,))
+    return MaskedSelect.apply(x, np.nonzero(np.broadcast_to(mask._data, shape).reshape(x.shape)))
 
 
 def index_select(x, dim, index):
