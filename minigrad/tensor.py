@@ -917,6 +917,17 @@ class Tensor:
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
+    def cumsum(self, dim, *, dtype=None):
+        return ops.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim, *, dtype=None):
+        return ops.cumprod(self, dim, dtype=dtype)
+
+    def flip(self, *dims):
+        """``x.flip(0)``, ``x.flip(0, 1)`` and ``x.flip((0, 1))`` all flip those dims."""
+        return ops.flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
+                        else dims)
+
     def softmax(self, dim=None, dtype=None):
         return ops.softmax(self, dim, dtype=dtype)
 
@@ -1038,6 +1049,9 @@ class Tensor:
     def masked_fill(self, mask, value):
         ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS)
         return ops.masked_fill(self, mask, value)
+
+    def masked_select(self, mask):
+        return ops.masked_select(self, mask)
 
     # ---------------------------------------------------------------- comparisons
     def eq(self, other):

@@ -12,7 +12,7 @@ from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
-           "sum_to", "normalize_dim", "shape_error",
+           "sum_to", "zero_grad", "normalize_dim", "shape_error",
            "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
@@ -247,6 +247,14 @@ def sum_to(grad, shape):
     if dims:
         grad = grad.sum(dims, keepdim=True)
     return grad.view(shape) if grad.shape != shape else grad
+
+
+def zero_grad(grad, shape=None):
+    """A derivative that is 0 as PyTorch writes it (``zeros_like(grad)``): constant zeros of
+    grad's dtype (and of ``shape``, else grad's), not ``grad * 0``, which would be recorded
+    under ``create_graph`` and turn an infinite grad into nan."""
+    data = grad._data if isinstance(grad, Tensor) else np.asarray(grad)
+    return Tensor._make(np.zeros(data.shape if shape is None else shape, data.dtype))
 
 
 def _sum_array_to(grad, shape):

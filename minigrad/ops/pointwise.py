@@ -6,8 +6,9 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY
-from minigrad.ops.arithmetic import MulScalar
+from minigrad.ops._util import ARRAY, zero_grad
+from minigrad.ops.arithmetic import MulScalar, plus
+from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
 
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
@@ -78,7 +79,7 @@ class Log1p(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x + 1)
+        return grad / plus(x, 1)
 
 
 class Sin(_Op):
@@ -303,7 +304,7 @@ class Sign(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return zero_grad(grad)  # (PyTorch's zeros_like: a constant)
 
 
 class Sgn(Sign):
@@ -420,7 +421,9 @@ class Clamp(_Op):
             mask = x >= lo
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
-        return grad * mask, None, None
+        if not isinstance(grad, Tensor):  # (a backward on arrays)
+            return np.where(mask, grad, 0), None, None
+        return where(mask, grad, 0.0), None, None  # (PyTorch's clamp_backward)
 
 
 class ClampMin(Clamp):
@@ -461,8 +464,8 @@ class ClampMinTensor(_Op):
         x, bound = ctx.saved_tensors
         keep = x >= bound if ctx._forward_cls is ClampMinTensor else x <= bound
         need_x, need_bound = ctx.needs_input_grad
-        return (sum_to(grad * keep, x.shape) if need_x else None,
-                sum_to(grad * keep.logical_not(), bound.shape) if need_bound else None)
+        return (sum_to(where(keep, grad, 0.0), x.shape) if need_x else None,
+                sum_to(where(keep.logical_not(), grad, 0.0), bound.shape) if need_bound else None)
 
 
 class ClampMaxTensor(ClampMinTensor):
@@ -514,11 +517,11 @@ class ClampTensor(_Op):
         grad_lo = grad_hi = None
         if need_lo:
             below = x < lo if hi is None else (x < lo).logical_and(lo < hi)
-            grad_lo = sum_to(grad * below, lo.shape)
+            grad_lo = sum_to(where(below, grad, 0.0), lo.shape)
         if need_hi:
             above = x > hi if lo is None else (x > hi).logical_or(hi < lo)
-            grad_hi = sum_to(grad * above, hi.shape)
-        return (sum_to(grad * inside, x.shape) if need_x else None), grad_lo, grad_hi
+            grad_hi = sum_to(where(above, grad, 0.0), hi.shape)
+        return (sum_to(where(inside, grad, 0.0), x.shape) if need_x else None), grad_lo, grad_hi
 
 
 class ToCopy(_Op):
