@@ -1,0 +1,79 @@
+"""Machine instructions per op of the scalar chain, counted by Valgrind's callgrind.
+
+``python -m benchmarks.bench_instructions [--libs minigrad torch] [--gc]``
+
+Wall-clock ratios on a shared machine move by ±30 % with its load; an instruction count does
+not move at all, so it shows what one change to the per-op path is worth. Each library runs the
+chain (``workloads.scalar_chain``, 2,000 ops) once to warm up and then 0 or 2 more times under
+callgrind; the difference, divided by 4,000, is the count per op (interpreter start-up and
+imports cancel out). The cyclic collector is off unless ``--gc``: its share depends on how much
+else the process holds. Needs ``valgrind`` (Debian: ``apt-get install valgrind``); about a
+minute per library.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+__all__ = ["instructions_per_op"]
+
+N_OPS = 2000
+_CHILD = """
+import gc, sys
+sys.path.insert(0, {root!r})
+import importlib
+from benchmarks import workloads
+lib = importlib.import_module({lib!r})
+if {lib!r} == "torch":
+    lib.set_num_threads(1)
+run = workloads.scalar_chain(lib, {n_ops})
+if not {gc}:
+    gc.disable()
+run()
+for _ in range({reps}):
+    run()
+"""
+
+
+def _collected(lib, reps, keep_gc):
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    code = _CHILD.format(root=root, lib=lib, n_ops=N_OPS, gc=keep_gc, reps=reps)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/cg.out",
+             sys.executable, "-c", code],
+            capture_output=True, text=True, check=True,
+            env={**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"})
+    match = re.search(r"Collected : (\d+)", out.stderr)
+    if match is None:
+        raise RuntimeError(f"callgrind printed no count:\n{out.stderr[-2000:]}")
+    return int(match.group(1))
+
+
+def instructions_per_op(lib, keep_gc=False):
+    """Instructions per op (forward + backward) of the scalar chain for library ``lib``."""
+    return (_collected(lib, 2, keep_gc) - _collected(lib, 0, keep_gc)) / (2 * N_OPS)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--libs", nargs="+", default=["minigrad", "torch"])
+    parser.add_argument("--gc", action="store_true", help="keep the cyclic collector on")
+    args = parser.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (apt-get install valgrind)")
+    counts = {lib: instructions_per_op(lib, args.gc) for lib in args.libs}
+    for lib, count in counts.items():
+        print(f"{lib:10s} {count:10,.0f} instructions per op")
+    if "minigrad" in counts and len(counts) > 1:
+        for lib, count in counts.items():
+            if lib != "minigrad":
+                print(f"minigrad / {lib}: {counts['minigrad'] / count:.2f}")
+
+
+if __name__ == "__main__":
+    main()
