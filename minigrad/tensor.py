@@ -40,6 +40,7 @@ ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can 
 # What a Python operator takes (anything else: NotImplemented, so that Python raises its own
 # TypeError, as PyTorch's operators do); NumPy arrays go on to NumPy's reflected operator.
 _OPERANDS = (numbers.Number, np.bool_, np.ndarray)  # and Tensor: added below its class
+NO_DIM = object()  # a required dim left out (PyTorch's TypeError names the op)
 _MASKED_FILL_FORMS = ("Tensor mask, Tensor value", "Tensor mask, Number value")
 
 _CPP_TYPE_NAMES = {"float32": ("float", "Float"), "float64": ("double", "Double"),
@@ -1020,6 +1021,46 @@ class Tensor:
 
     def gather(self, dim, index, *, sparse_grad=False):
         return ops.gather(self, dim, index)
+
+    def scatter(self, dim, index, src=None, *, value=None):
+        return ops.scatter(self, dim, index, src, value=value)
+
+    def scatter_(self, dim, index, src=None, *, value=None):
+        return ops.scatter_(self, dim, index, src, value=value)
+
+    def scatter_add(self, dim, index, src):
+        return ops.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return ops.scatter_add_(self, dim, index, src)
+
+    def cumsum(self, dim=NO_DIM, *, dtype=None):
+        return ops.cumsum(self, dim, dtype=dtype)
+
+    def cumsum_(self, dim=NO_DIM, *, dtype=None):
+        return ops.cumsum_(self, dim, dtype=dtype)
+
+    def cumprod(self, dim=NO_DIM, *, dtype=None):
+        return ops.cumprod(self, dim, dtype=dtype)
+
+    def cumprod_(self, dim=NO_DIM, *, dtype=None):
+        return ops.cumprod_(self, dim, dtype=dtype)
+
+    def flip(self, *dims, **kwargs):
+        dims = dims or kwargs.pop("dims", ())
+        if kwargs:
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        if not dims:
+            raise TypeError('flip() missing 1 required positional arguments: "dims"')
+        return ops.flip_dims(self, dims)
+
+    def nextafter(self, other):
+        return ops.nextafter(self, other, position=1)
+
+    def nextafter_(self, other):
+        return ops.nextafter_(self, other)
 
     def nanmedian(self):
         return ops.nanmedian(self)

@@ -89,6 +89,21 @@ def sum_tiles(g, repeats, shape):
     return out.reshape(tuple(shape))
 
 
+def cumprod_slope(g, x, dim):
+    """Σ_{j≥k} g_j Π_{i≤j, i≠k} x_i along dim, term by term."""
+    g, x = np.asarray(g), np.asarray(x)
+    if x.ndim == 0:
+        return g
+    g, x = np.moveaxis(g, dim, -1), np.moveaxis(x, dim, -1)
+    out = np.zeros_like(x)
+    n = x.shape[-1]
+    for k in range(n):
+        for j in range(k, n):
+            others = [x[..., i] for i in range(j + 1) if i != k]
+            out[..., k] += g[..., j] * np.prod(others, axis=0) if others else g[..., j]
+    return np.moveaxis(out, -1, dim)
+
+
 def prod_others(x, dim=None):
     if x.ndim == 0:
         return np.ones_like(x)
@@ -363,7 +378,9 @@ HELPERS = {
     "cat": lambda gs, dim: np.concatenate(gs, axis=dim),
     "stack": lambda gs, dim: np.stack(gs, axis=dim),
     "unbind": lambda g, dim: list(np.moveaxis(g, dim, 0)),
-    "sum_tiles": sum_tiles, "prod_others": prod_others,
+    "sum_tiles": sum_tiles, "prod_others": prod_others, "cumprod_slope": cumprod_slope,
+    "cumsum": lambda g, dim: np.cumsum(g, axis=dim) if np.ndim(g) else g,
+    "flip": lambda g, dims: np.flip(g, dims) if np.ndim(g) else g,
     "diagonal": diagonal, "diagonal_scatter": diagonal_scatter,
     "norm_slope": norm_slope, "per_class": per_class,
     "or_one": lambda w: 1 if w is None else w,

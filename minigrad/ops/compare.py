@@ -17,6 +17,7 @@ from minigrad.ops._util import (
     quiet,
     result_dtype,
     sum_to,
+    type_name,
 )
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.tensor import Tensor
@@ -25,7 +26,7 @@ __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", 
            "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
            "isinf", "isfinite", "signbit", "allclose", "isclose", "equal", "maximum", "minimum",
-           "isin"]
+           "isin", "Nextafter", "nextafter", "nextafter_"]
 
 
 def _operand(op, a, b):
@@ -195,10 +196,10 @@ def equal(a, b):
     return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
 
 
-def _check_tensor(op, other):
+def _check_tensor(op, other, position=2):
     if not isinstance(other, Tensor):
-        raise TypeError(f"{op}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+        raise TypeError(f"{op}(): argument 'other' (position {position}) must be Tensor, not "
+                        f"{type_name(other)}")
 
 
 class Maximum(_Op):
@@ -271,3 +272,47 @@ def minimum(a, b):
     check_tensor_arg("minimum", "input", a, 1)
     _check_tensor("minimum", b)
     return Minimum.apply(a, b)
+
+
+class Nextafter(_Op):
+    """z = the next floating-point number after a towards b;  ∂z/∂a = 1, ∂z/∂b = 0 (PyTorch's
+    formula: a step of one unit in the last place counts as no change)."""
+
+    node_name = "NextafterBackward0"
+    formula = ("grad", "0 * grad")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        dtype = result_dtype(a, b)
+        if dtype.kind != "f":
+            raise _dtype.not_implemented("nextafter_cpu", _dtype.from_numpy_dtype(dtype))
+        try:
+            return np.nextafter(a._data.astype(dtype), b._data.astype(dtype))
+        except ValueError:
+            raise broadcast_error(a, b) from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_a, need_b = ctx.needs_input_grad
+        return (sum_to(grad, ctx.shapes[0]) if need_a else None,
+                sum_to(grad * 0, ctx.shapes[1]) if need_b else None)
+
+
+def nextafter(a, b, position=2):
+    """The next float after each element of ``a`` in the direction of ``b``.
+
+    Example:
+        >>> minigrad.nextafter(minigrad.tensor([1.0]), minigrad.tensor([2.0])) > 1
+        tensor([True])
+    """
+    check_tensor_arg("nextafter", "input", a, 1)
+    _check_tensor("nextafter", b, position)
+    return Nextafter.apply(a, b)
+
+
+def nextafter_(a, b):
+    """``nextafter`` in place."""
+    from minigrad.ops.inplace import inplace
+    _check_tensor("nextafter_", b, 1)
+    return inplace(a, nextafter, b)
