@@ -404,3 +404,49 @@ OVERLAP_CASES = {  # found by the differential fuzzer: PyTorch checks memory bef
 @pytest.mark.parametrize("src", OVERLAP_CASES.values(), ids=OVERLAP_CASES.keys())
 def test_overlap_checks_match_torch(oracle, src):
     agree(oracle, src, names={"V": _through_view})
+
+
+# Fills write an expanded view (each memory location once per element that refers to it);
+# other in-place ops refuse it, and so does backward through such a write.
+EXPANDED_WRITES = [
+    "T.zeros(3).expand(2, 3).fill_(1)", "T.ones(3).expand(2, 3).zero_()",
+    "T.zeros(3, dtype=T.int64).expand(2, 3).fill_(7)", "T.zeros(()).expand(3).fill_(1)",
+    "(lambda b: (b.expand(2, 3).fill_(4), b, b._version))(T.zeros(3))",
+    "(lambda b: (b.expand(2, 3).masked_fill_(T.tensor([True, False, True]), 2.0), b))"
+    "(T.ones(3))",
+    "T.ones(3).expand(2, 3).masked_fill_(T.tensor([[True, False, True], [False, True, False]]),"
+    " 2.0)",
+    "T.ones(2, 1).expand(2, 3).masked_fill_(T.tensor([[True, False, False], [False, False, "
+    "False]]), 2.0)",
+    "T.zeros(3).expand(2, 3).masked_fill_(T.tensor([True, False, True]), T.tensor(2.0))",
+    "(lambda b: (b.expand(2, 3)[0].fill_(1), b))(T.zeros(3))",
+    "(lambda b: b.expand(2, 3).__setitem__(0, 1) or b)(T.zeros(3))",
+    "(lambda a: a.__setitem__((slice(None), 1), 5.0) or a)(T.zeros(3).expand(2, 3))",
+    "(lambda a: a.__setitem__(..., 5.0) or a)(T.zeros(3).expand(2, 3))",
+    "(lambda a: a.__setitem__([0, 1], 5.0) or a)(T.zeros(3).expand(2, 3))",
+    "(lambda a: a.__setitem__(T.tensor([[True, False, True], [False, False, False]]), "
+    "T.tensor([5.0, 6.0])) or a)(T.zeros(3).expand(2, 3))",
+    "T.zeros(3).expand(2, 3).fill_(T.tensor(1.0))", "T.zeros(3).expand(2, 3).mul_(2)",
+    "T.zeros(3).expand(2, 3).copy_(T.ones(2, 3))",
+    "(lambda b: (b.expand(2, 0).mul_(2), b.expand(2, 0).clamp_(0, 1), b))(T.ones(0))",
+    "(lambda b: (b.expand(2, 3).fill_(2), b))(T.ones(3, requires_grad=True).clone())",
+    "(lambda b: (b.expand(2, 3).fill_(2), b.sum().backward()))"
+    "(T.ones(3, requires_grad=True).clone())",
+]
+
+
+@pytest.mark.parametrize("src", EXPANDED_WRITES)
+def test_writes_to_an_expanded_view_match_torch(oracle, src):
+    agree(oracle, src)
+
+
+def _expanded_masked_fill_warning(lib):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.zeros(3).expand(2, 3).masked_fill_(lib.tensor([True, False, True]), 1.0)
+    return [str(w.message).split(" (Triggered")[0] for w in caught]
+
+
+def test_masked_fill_on_an_expanded_view_warns_as_torch(oracle):
+    assert _expanded_masked_fill_warning(minigrad) == oracle(_expanded_masked_fill_warning)

@@ -37,6 +37,9 @@ BAD_INDEX_TENSOR = "tensors used as indices must be long, int, byte or bool tens
 PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to "
                    "tensor refer to a single memory location. Please clone() the tensor before "
                    "performing the operation.")
+OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
+               "a single memory location. Please clone() the tensor before performing the "
+               "operation.")
 ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
@@ -487,6 +490,17 @@ class CopySlices(_SetItem):
 
     node_name = "CopySlices"
 
+    @staticmethod
+    def forward(ctx, x, value, index, plan):
+        ctx.overlapping = getattr(plan, "overlapping", False)
+        return _SetItem.forward(ctx, x, value, index, plan)
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.overlapping:  # the view written was expanded: its gradient cannot be put back
+            raise RuntimeError(OVERLAPPING)
+        return _SetItem.backward(ctx, grad)
+
 
 class IndexPut(_SetItem):
     """y = x with ``value`` put at integer indices;  ∂y/∂x = grad zeroed there,
@@ -570,8 +584,10 @@ def setitem(x, index, value):
         check_leaf(x, through_view)  # a copy into the region expands its source first
     if source is not None and not plan.arrays:  # a copy checks the shapes first
         _check_source(x, source, plan)
-    if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
-        raise RuntimeError(OVERLAPPING)
+    if not plan.arrays and not x._data.flags.writeable:  # an expanded x: the region written
+        region = _region(x._data, plan)  # may not repeat a memory location (index_put may)
+        if region.size > 1 and 0 in [st for st, n in zip(region.strides, region.shape) if n > 1]:
+            raise RuntimeError(OVERLAPPING)
     return inplace(x, op.apply, value, _frozen(index), plan)
 
 

@@ -6,6 +6,7 @@ recording — moves the tensor's history onto the op's node, as PyTorch does: af
 ``y.grad_fn`` is a ``MulBackward0`` whose edge leads to y's previous ``grad_fn``.
 """
 
+import warnings
 import weakref
 
 import numpy as np
@@ -18,6 +19,7 @@ from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
 from minigrad.ops.indexing import (
+    OVERLAPPING,
     PARTIAL_OVERLAP,
     CopySlices,
     CopyWhole,
@@ -45,9 +47,10 @@ NO_GRAD_VIEW_INPLACE = (
     "your code by moving both the view and the inplace either both inside the no_grad block (if "
     "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked).")
-OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
-               "a single memory location. Please clone() the tensor before performing the "
-               "operation.")
+EXPANDED_MASKED_FILL = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+    "scalar")
 
 
 class Zero(_Op):
@@ -182,10 +185,36 @@ def _write(x, result):
                            f"{list(np.broadcast_shapes(data.shape, x._data.shape))}")
     if not can_cast(result.dtype, x.dtype):
         raise cast_error(result.dtype, x.dtype)
-    if not x._data.flags.writeable:
-        raise RuntimeError(OVERLAPPING)
-    np.copyto(x._data, data, casting="unsafe")
+    target = x._data
+    if not target.size:
+        pass
+    elif target.flags.writeable:
+        np.copyto(target, data, casting="unsafe")
+    else:  # an expanded view: only a fill gets here (check_overlap)
+        changed = data != target  # the elements a fill writes (masked_fill_: the masked ones)
+        target = _writeable_alias(target)
+        if target is None:
+            raise RuntimeError(OVERLAPPING)
+        np.copyto(target, data, casting="unsafe", where=changed)
     x._version_counter[0] += 1
+
+
+def _writeable_alias(a):
+    """A writeable array on the memory of ``a``, a read-only (broadcast) view of a tensor's
+    memory: PyTorch fills an expanded view, each memory location once per element that refers
+    to it, the last write winning. None when the memory itself is read-only."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.writeable and root.flags.c_contiguous):
+        return None
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return np.ndarray(a.shape, a.dtype, buffer=root, offset=offset, strides=a.strides)
+
+
+def _expanded(data):
+    """Whether several elements of ``data`` share one memory location (an expanded view)."""
+    return data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
 
 
 def check_overlap(x, args):
@@ -193,8 +222,7 @@ def check_overlap(x, args):
     dtype checks): no element of x is written twice (x is an expanded view), and no input
     overlaps x in part (``x[0].add_(x)``; the same memory with other strides counts)."""
     data = x._data
-    if data.size > 1 and any(
-            s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
+    if _expanded(data):
         raise RuntimeError(OVERLAPPING)
     for a in args:
         if isinstance(a, Tensor) and a is not x and _partial_overlap(data, a._data):
@@ -279,6 +307,7 @@ def _inplace_on_view(x, base, compute, args):
     _write(x, out)
     plan = _Plan()
     plan.arrays = dict(enumerate(index))
+    plan.overlapping = _expanded(x._data)  # PyTorch's backward then refuses to write the view
     new_base = CopySlices.apply(before, out, index, plan)
     forward_ad.copy_tangent(new_base, base)
     set_history(base, new_base.grad_fn, 0)
@@ -300,6 +329,7 @@ def rebase_view_history(x, out):
                           base._output_nr)
     plan = _Plan()
     plan.arrays = dict(enumerate(index))
+    plan.overlapping = _expanded(x._data)  # PyTorch's backward then refuses to write the view
     new_base = CopySlices.apply(before, out, index, plan)
     set_history(base, new_base.grad_fn, 0)
     base.grad_fn._output_refs = (weakref.ref(base),)
@@ -460,6 +490,8 @@ def zero_(x):
 
 def fill_(x, value):
     if isinstance(value, Tensor):
+        if _expanded(x._data):  # a tensor value is copied, with copy's memory check
+            raise RuntimeError(OVERLAPPING)
         return inplace(x, FillTensor.apply, value)
     return inplace(x, Fill.apply, value)
 
@@ -530,6 +562,8 @@ def clamp_max_(x, max):  # noqa: A002 - PyTorch's name
 
 
 def masked_fill_(x, mask, value):
+    if _expanded(x._data):
+        warnings.warn(EXPANDED_MASKED_FILL, UserWarning, stacklevel=3)
     check_leaf(x)
     combine.check_mask(mask)  # before the shapes, unlike masked_fill
     combine._broadcast_shape(x, mask)  # and x is tensor "a" in the message
