@@ -100,11 +100,16 @@ def _binary(ufunc, a, b, float_result=False):
     return out
 
 
-def _scaled(b, alpha):
-    """``alpha * b`` for the forward of ``add``/``sub`` (b keeps its kind: number or tensor)."""
+def _scaled(b, alpha, a):
+    """``alpha * b`` for the forward of ``a + alpha * b`` (b keeps its kind: number or
+    tensor)."""
     if alpha == 1:
         return b
     kind = WrappedNumber if type(b) is WrappedNumber else Tensor
+    if b._data.dtype == a._data.dtype == np.bool_:  # alpha takes no part in the dtype: bool
+        return kind._make(b._data & bool(alpha))
+    if kind is Tensor and b._data.dtype != a._data.dtype:  # b in the result's dtype first
+        b = Tensor._make(b._data.astype(result_dtype(a, b)))
     return kind._make(_binary(np.multiply, b, as_tensor_operand(alpha, b)))
 
 
@@ -118,7 +123,7 @@ class Add(_Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
-        return _binary(np.add, a, _scaled(b, alpha))
+        return _binary(np.add, a, _scaled(b, alpha, a))
 
     @staticmethod
     def backward(ctx, grad):
@@ -140,7 +145,7 @@ class Sub(_Op):
     def forward(ctx, a, b, alpha=1):
         _check_sub(a, b)
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
-        return _binary(np.subtract, a, _scaled(b, alpha))
+        return _binary(np.subtract, a, _scaled(b, alpha, a))
 
     @staticmethod
     def backward(ctx, grad):
