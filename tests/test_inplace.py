@@ -450,3 +450,26 @@ def _expanded_masked_fill_warning(lib):
 
 def test_masked_fill_on_an_expanded_view_warns_as_torch(oracle):
     assert _expanded_masked_fill_warning(minigrad) == oracle(_expanded_masked_fill_warning)
+
+
+# An integer tensor takes no history from an in-place op (a float that requires grad written
+# into it), but from fill_ and masked_fill_ with a tensor value, as in PyTorch.
+INT_TARGETS = [
+    "(lambda i: (i.copy_(T.ones(2, requires_grad=True)), i.requires_grad, i.grad_fn))"
+    "(T.zeros(2, dtype=T.int64))",
+    "(lambda i: i.copy_(T.ones(2, requires_grad=True)).sum())(T.zeros(2, dtype=T.int32))",
+    "T.zeros(2, dtype=T.bool).copy_(T.ones(2, requires_grad=True))",
+    "(lambda i: (i.__setitem__(0, T.tensor(2.0, requires_grad=True)), i)[1])"
+    "(T.zeros(2, dtype=T.int64))",
+    "(lambda i: (i[0].copy_(T.tensor(2.0, requires_grad=True)), i)[1])(T.zeros(2, dtype=T.int64))",
+    "T.zeros(2, dtype=T.int64).scatter_(0, T.tensor([0]), T.tensor([2.0], requires_grad=True))",
+    "T.zeros(2, dtype=T.int64).fill_(T.tensor(2.0, requires_grad=True))",
+    "T.zeros(2, dtype=T.int64).masked_fill_(T.tensor([True, False]), T.tensor(2.0, "
+    "requires_grad=True))",
+    "T.zeros(2, dtype=T.int64).fill_(T.tensor(2.0, requires_grad=True)).sum()",
+]
+
+
+@pytest.mark.parametrize("src", INT_TARGETS)
+def test_an_integer_tensor_written_in_place_takes_history_as_in_torch(oracle, src):
+    agree(oracle, src)

@@ -258,6 +258,8 @@ def inplace(x, compute, *args):
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
+    if recording and x._data.dtype.kind != "f" and compute not in _INT_HISTORY:
+        recording = False  # an integer x takes no history (but from two ops in PyTorch)
     if not recording:
         dual = forward_ad._level is not None
         if dual:
@@ -602,6 +604,10 @@ __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "ze
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]
 
+
+# In-place ops after which PyTorch records history on an integer tensor (it then requires grad;
+# its sum() raises "Autograd not support dtype").
+_INT_HISTORY = (FillTensor.apply, combine.masked_fill)
 
 # Ops whose own checks cover memory overlap (setitem) or that PyTorch lets write an expanded
 # view (fills, masked_fill_).
