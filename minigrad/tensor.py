@@ -39,7 +39,9 @@ ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can 
 # PyTorch names the dtypes in the message below by their C++ type and their ScalarType.
 # What a Python operator takes (anything else: NotImplemented, so that Python raises its own
 # TypeError, as PyTorch's operators do); NumPy arrays go on to NumPy's reflected operator.
-_OPERANDS = (numbers.Number, np.bool_, np.ndarray)  # and Tensor: added below its class
+# (NumPy's then converts the tensor with ``__array__`` and ``__array_wrap__`` makes its result a
+# tensor: NumPy's dtypes and values, as in PyTorch; ``==`` and ``!=`` take an array themselves).
+_OPERANDS = (numbers.Number, np.bool_)  # and Tensor: added below its class
 NO_DIM = object()  # a required dim left out (PyTorch's TypeError names the op)
 _MASKED_FILL_FORMS = ("Tensor mask, Tensor value", "Tensor mask, Number value")
 
@@ -323,6 +325,11 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         array = self.numpy()
         return array if dtype is None else array.astype(dtype)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's result of ``x + array`` as a tensor (a bool result as uint8, as PyTorch)."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
 
     @property
     def _version(self):
@@ -641,7 +648,7 @@ class Tensor:
         return ops.div(self, other)
 
     def __rtruediv__(self, other):
-        if not isinstance(other, _OPERANDS):
+        if not isinstance(other, _DIVIDENDS):
             return NotImplemented
         return ops.reciprocal(self) * other
 
@@ -667,6 +674,8 @@ class Tensor:
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return ops.matmul(other, self)
 
     def __abs__(self):
@@ -679,8 +688,10 @@ class Tensor:
         ops.setitem(self, index, value)
 
     def __eq__(self, other):
-        if not isinstance(other, _OPERANDS):  # Python then compares identities: False
-            return NotImplemented
+        if not isinstance(other, _OPERANDS):
+            if not isinstance(other, np.ndarray):  # Python then compares identities: False
+                return NotImplemented
+            other = Tensor._make(other.copy())  # == takes an array (not !=, <, ...)
         return ops.eq(self, other)
 
     def __ne__(self, other):
@@ -1400,5 +1411,6 @@ class Tensor:
         return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
 
 _OPERANDS = (Tensor, *_OPERANDS)
+_DIVIDENDS = (*_OPERANDS, np.ndarray)  # array / x is array * (1 / x), by NumPy, as in PyTorch
 
 from minigrad import ops, tensor_new  # noqa: E402 - they import Tensor from this module

@@ -50,7 +50,7 @@ def _check_sub(a, b):
 def _operand(b, a, op):
     """``b`` as the operand ``other`` of ``minigrad.<op>(a, b)``: a tensor or a number; anything
     else is PyTorch's TypeError (``remainder`` has a Tensor and a Number form)."""
-    if not isinstance(b, (Tensor, numbers.Number, np.bool_, np.ndarray)):
+    if not isinstance(b, (Tensor, numbers.Number, np.bool_)):
         if op == "remainder":
             check_overloads(op, (a, b), ("Tensor input, Tensor other, *, Tensor out = None",
                                          "Scalar self, Tensor other",

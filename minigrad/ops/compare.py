@@ -4,6 +4,8 @@
 Comparison results are bool tensors outside the graph: they never require grad, as in PyTorch.
 """
 
+import numbers
+
 import numpy as np
 
 from minigrad import _dtype
@@ -31,14 +33,12 @@ __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", 
 
 def _operand(op, a, b):
     """``b`` as a tensor; PyTorch's TypeError for an operand that is neither tensor nor number."""
-    try:
+    if isinstance(b, (Tensor, numbers.Number, np.bool_)):
         return as_tensor_operand(b, a)
-    except TypeError:
-        raise TypeError(
-            f"{op}() received an invalid combination of arguments - got (Tensor, "
-            f"{type(b).__name__}), but expected one of:\n"
-            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
-            " * (Tensor input, Number other, *, Tensor out = None)\n") from None
+    raise TypeError(
+        f"{op}() received an invalid combination of arguments - got (Tensor, {type_name(b)}), "
+        "but expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+        " * (Tensor input, Number other, *, Tensor out = None)\n")
 
 
 @quiet  # comparisons with NaN are False, silently
