@@ -981,6 +981,11 @@ class Tensor:
             return NotImplemented
         return ops.remainder(self, other)
 
+    def __rmod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return ops.remainder(other, self)
+
     def floor_divide(self, other):
         ops.check_overloads("floor_divide", (other,))
         return ops.floor_divide(self, other)

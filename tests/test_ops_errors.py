@@ -278,3 +278,18 @@ FUZZ_CASES = {  # found by the differential fuzzer
 @pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
 def test_fuzz_case_matches_torch(oracle, src):
     agree(oracle, src)
+
+
+REMAINDER_NUMBER_SELF = {  # PyTorch's Scalar-self form has no derivative: a NotImplemented node
+    "node": "T.remainder(2.0, T.tensor([1.0, 3.0], requires_grad=True))",
+    "backward": "T.remainder(2.0, T.tensor([1.0, 3.0], requires_grad=True)).sum().backward()",
+    "operator": "2 % T.tensor([1.0, 3.0], requires_grad=True)",
+    "ints": "T.remainder(2, T.tensor([0, 3]))",
+    "empty": "T.remainder(2, T.zeros(2, 0, requires_grad=True))",
+    "numbers": "T.remainder(2, 3)",
+}
+
+
+@pytest.mark.parametrize("src", REMAINDER_NUMBER_SELF.values(), ids=REMAINDER_NUMBER_SELF.keys())
+def test_remainder_of_a_number_matches_torch(oracle, src):
+    agree(oracle, src)

@@ -18,6 +18,7 @@ from minigrad.ops._util import (
     quiet,
     result_dtype,
     sum_to,
+    type_name,
 )
 from minigrad.tensor import Tensor
 
@@ -534,9 +535,33 @@ def rfloor_divide(a, c):
     return FloorDivide.apply(as_tensor_operand(c, a), a)
 
 
+class RemainderNumberSelf(FloorDivide):
+    """z = c mod b for a number c (``minigrad.remainder(2, x)``). PyTorch defines no derivative
+    for this form: its node raises."""
+
+    node_name = "NotImplemented"
+    aten_name = "remainder"
+
+    @staticmethod
+    def forward(ctx, c, b):
+        _check_remainder(c, b)
+        return _binary(np.remainder, c, b)
+
+
+RemainderNumberSelf._backward_cls.name = qualified_node_name
+
+
 def remainder(a, b):
     if not isinstance(a, Tensor):  # minigrad.remainder(2, x): PyTorch's Scalar-self form
+        if not isinstance(b, Tensor):
+            raise TypeError(f"remainder() received an invalid combination of arguments - got "
+                            f"({type_name(a)}, {type_name(b)}), but expected one of:\n"
+                            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                            " * (Number self, Tensor other)\n"
+                            " * (Tensor input, Number other, *, Tensor out = None)\n")
         a = as_input("remainder", a)
+        if isinstance(b, Tensor):
+            return RemainderNumberSelf.apply(a, b)
     if isinstance(b, (bool, int, float, np.number, np.bool_)):
         return RemainderScalar.apply(a, b)
     return Remainder.apply(a, _operand(b, a, "remainder"))
