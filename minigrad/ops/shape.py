@@ -408,10 +408,21 @@ def unflatten(x, dim, sizes):
     dim = normalize_dim(dim, x.ndim)
     have = x.shape[dim]
     sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
     known = math.prod(s for s in sizes if s != -1)
+    unexpected = ("only one dimension can be inferred" if sizes.count(-1) > 1 else
+                  next((f"invalid shape dimension {s}" for s in sizes if s < -1), None))
+    if unexpected is None and -1 in sizes and known == have == 0:
+        unexpected = (f"cannot reshape tensor of 0 elements into shape {list(sizes)} because "
+                      "the unspecified dimension size -1 can be any value and is ambiguous")
+    if unexpected:  # PyTorch passes on the error of its size inference
+        raise RuntimeError(f"unflatten got an unexpected error:\n{unexpected}")
     if (-1 in sizes and (known == 0 or have % known)) or (-1 not in sizes and known != have):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {dim} ({have}) in the input tensor")
+    if -1 in sizes:
+        sizes = tuple(have // known if s == -1 else s for s in sizes)
     return View.apply(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
 
 
