@@ -62,15 +62,19 @@ def linear(input, weight, bias=None):  # noqa: A002 - PyTorch's argument name
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
-    if input.ndim == 2 and weight.ndim == 2 and bias is not None:
+    if input.ndim == 2 and bias is not None:
         return minigrad.addmm(bias, input, weight.t())
     if input.ndim == 2 and weight.ndim == 2:
         return input.mm(weight.t())
+    if bias is not None and input.is_contiguous() and (bias.ndim == 1 or (
+            bias.ndim == 2 and bias.shape[0] == 1 and bias.shape[1] != 1)):
+        batch = input.shape[:-1]  # PyTorch's fused path: one addmm on the rows, viewed back
+        out = minigrad.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.view(*batch, weight.shape[0])
+    out = input.matmul(weight.t())
     if bias is None:
-        return input.matmul(weight.t())
-    batch = input.shape[:-1]
-    out = minigrad.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
-    return out.view(*batch, weight.shape[0])
+        return out
+    return out.add_(bias) if out._base is None else out + bias  # (1-D input: a view here)
 
 
 def relu(input, inplace=False):  # noqa: A002
