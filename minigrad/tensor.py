@@ -1001,7 +1001,7 @@ class Tensor:
         return ops.rfloor_divide(self, other)
 
     def masked_fill(self, mask, value):
-        ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS)
+        ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS, tensor_first=True)
         return ops.masked_fill(self, mask, value)
 
     # ---------------------------------------------------------------- comparisons
@@ -1293,7 +1293,8 @@ class Tensor:
         return ops.remainder_(self, other)
 
     def masked_fill_(self, mask, value):
-        ops.check_overloads("masked_fill_", (mask, value), _MASKED_FILL_FORMS)
+        ops.check_overloads("masked_fill_", (mask, value), _MASKED_FILL_FORMS,
+                            tensor_first=True)
         return ops.masked_fill_(self, mask, value)
 
     def eq_(self, other):

@@ -272,6 +272,23 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "xor shapes before dtype": "T.tensor([1, 2]) ^ T.zeros(0, 3, dtype=T.float64)",
     "dtype not iterable": "list(T.float32)",
     "masked_fill dtype value": "T.ones(2).masked_fill(T.ones(2) > 0, T.float32)",
+    "max(return type, x)": "T.max(T.ones(2).max(0), T.ones(2))",
+    "max(return type, int)": "T.max(T.ones(2).max(0), 0)",
+    "max(return type)": "T.max(T.ones(2).max(0))", "max(list)": "T.max([1, 2])",
+    "min(return type, x)": "T.min(T.ones(2).min(0), T.ones(2))",
+    "max(x, return type)": "T.max(T.ones(2), T.ones(2).max(0))",
+    "matmul(return type, x)": "T.matmul(T.ones(2).min(0), T.ones(2))",
+    "masked_fill bool mask": "T.ones(2).masked_fill(True, 1.0)",
+    "masked_fill_ int mask": "T.ones(2).masked_fill_(1, 1.0)",
+    "masked_fill Size mask": "T.ones(2).masked_fill(T.ones(2).shape, 1.0)",
+    "setitem Size": "(lambda i: i.__setitem__(0, T.ones(2).shape))(T.ones(2, dtype=T.int32))",
+    "div Size": "T.div(T.ones(2).shape, T.ones(2).shape)",
+    "div trunc bool int": "T.div(T.tensor([True, False]), T.tensor(3), rounding_mode='trunc')",
+    "div trunc int8 bool": "T.div(T.tensor([5, -5], dtype=T.int8), T.tensor([True, True]), "
+                           "rounding_mode='trunc')",
+    "masked_fill_ mask overlaps": "(lambda v: v.squeeze(-2).masked_fill_(v, float('nan')))"
+                                  "(T.tensor([[[True, False]]]))",
+    "masked_fill_ mask is self": "(lambda b: b.masked_fill_(b, 2.5))(T.tensor([True, False]))",
 }
 
 

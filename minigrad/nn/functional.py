@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 import minigrad
+from minigrad import _dtype
 from minigrad.grad_mode import no_grad
 from minigrad.nn._conv_functional import (
     conv1d,
@@ -59,6 +60,10 @@ def linear(input, weight, bias=None):  # noqa: A002 - PyTorch's argument name
         >>> F.linear(minigrad.ones(1, 2), minigrad.ones(3, 2), minigrad.zeros(3))
         tensor([[2., 2., 2.]])
     """
+    check_tensor_arg("linear", "input", input, 1)
+    check_tensor_arg("linear", "weight", weight, 2)
+    if bias is not None:
+        check_tensor_arg("linear", "bias", bias, 3)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
@@ -84,6 +89,7 @@ def relu(input, inplace=False):  # noqa: A002
         >>> F.relu(minigrad.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
+    check_tensor_arg("relu", "input", input, 1)
     return input.relu()
 
 
@@ -213,6 +219,7 @@ def embedding(input, weight, padding_idx=None):  # noqa: A002
 
 def one_hot(tensor, num_classes=-1):
     """An int64 tensor with a 1 at each index of ``tensor`` in a new last dimension."""
+    check_tensor_arg("one_hot", "input", tensor, 1)
     idx = tensor._data
     if idx.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -246,7 +253,7 @@ def _legacy_reduction(size_average, reduce, reduction):
 
 
 def _target_size_warning(input, target):  # noqa: A002
-    if target.shape != input.shape:
+    if target.size() != input.size():  # (PyTorch's AttributeError for a non-tensor)
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
                       f"({input.shape}). This will likely lead to incorrect results due to "
                       "broadcasting. Please ensure they have the same size.", UserWarning,
@@ -304,9 +311,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,  
     _check_nll_nd(input, target)
     if input.ndim <= 2 and target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target._data.dtype.kind not in "iu":
+    if (input.ndim == 3 or input.ndim > 4) and target.shape[1:] != input.shape[2:]:
+        raise RuntimeError(f"Expected target size {[input.shape[0], *input.shape[2:]]}, got "
+                           f"{list(target.shape)}")
+    if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.tensor_type[:-6]}")
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
+    if not input.dtype.is_floating_point:
+        kernel = "nll_loss_out_frame" if input.ndim <= 2 else "nll_loss2d_forward_out_frame"
+        raise _dtype.not_implemented(kernel, input.dtype)
     if input.ndim >= 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
@@ -329,9 +345,6 @@ def _check_nll_nd(input, target):  # noqa: A002 - PyTorch's name
                              f"batch_size ({batch}).")
         if target.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    elif target.ndim == 1 and target.shape[0] != 1:
-        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,  # noqa: A002
@@ -409,7 +422,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
         tensor(0.6931)
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
+    if target.size() != input.size():
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")

@@ -468,6 +468,7 @@ def _rounded_quotient(a, b, rounding_mode):
     if rounding_mode == "floor":
         return _binary(np.floor_divide, a, b)
     if kind in "iu":  # |a| // |b| with the sign of a·b, exact for int64
+        data_a, data_b = data_a.astype(dtype or data_a.dtype), data_b.astype(dtype or data_a.dtype)
         out = np.floor_divide(np.abs(data_a), np.abs(data_b)) * np.sign(data_a) * np.sign(data_b)
         return out.astype(dtype or data_a.dtype)
     return np.trunc(_binary(np.true_divide, a, b, float_result=True))

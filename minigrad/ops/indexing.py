@@ -588,7 +588,8 @@ def setitem(x, index, value):
         region = _region(x._data, plan)  # may not repeat a memory location (index_put may)
         if region.size > 1 and 0 in [st for st, n in zip(region.strides, region.shape) if n > 1]:
             raise RuntimeError(OVERLAPPING)
-    return inplace(x, op.apply, value, _frozen(index), plan)
+    fills = source is not None and source.ndim == 0 and len(region_shape) > 0  # PyTorch: fill_
+    return inplace(x, op.apply, value, _frozen(index), plan, int_history=fills and not plan.arrays)
 
 
 def _check_source(x, value, plan):

@@ -245,11 +245,12 @@ def _dense(a):
     return a.flags.c_contiguous or a.flags.f_contiguous
 
 
-def inplace(x, compute, *args):
+def inplace(x, compute, *args, int_history=False):
     """``x ← compute(x, *args)`` in x's memory; returns x.
 
     When autograd records the op, the node saves a copy of x's old values (PyTorch saves a
-    clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
+    clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``. An integer
+    x takes no history, but from the ops PyTorch records there (``int_history``: a fill).
     """
     _check_inplace(x)
     if compute not in _OWN_CHECKS:
@@ -258,7 +259,7 @@ def inplace(x, compute, *args):
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
-    if recording and x._data.dtype.kind != "f" and compute not in _INT_HISTORY:
+    if recording and x._data.dtype.kind != "f" and not (int_history or compute in _INT_HISTORY):
         recording = False  # an integer x takes no history (but from two ops in PyTorch)
     if not recording:
         dual = forward_ad._level is not None
@@ -492,7 +493,7 @@ def zero_(x):
 
 def fill_(x, value):
     if isinstance(value, Tensor):
-        if _expanded(x._data):  # a tensor value is copied, with copy's memory check
+        if value.ndim == 0 and _expanded(x._data):  # a tensor value: copy_'s memory check
             raise RuntimeError(OVERLAPPING)
         return inplace(x, FillTensor.apply, value)
     return inplace(x, Fill.apply, value)
@@ -568,6 +569,8 @@ def masked_fill_(x, mask, value):
         warnings.warn(EXPANDED_MASKED_FILL, UserWarning, stacklevel=3)
     check_leaf(x)
     combine.check_mask(mask)  # before the shapes, unlike masked_fill
+    if _partial_overlap(x._data, mask._data):  # and PyTorch's memory check before them too
+        raise RuntimeError(PARTIAL_OVERLAP)
     combine._broadcast_shape(x, mask)  # and x is tensor "a" in the message
     return inplace(x, combine.masked_fill, mask, value)
 

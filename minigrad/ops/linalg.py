@@ -278,6 +278,7 @@ def matmul(a, b):
         >>> x @ W
         tensor([3., 3.], grad_fn=<SqueezeBackward4>)
     """
+    check_tensor_arg("matmul", "input", a, 1)
     check_tensor_arg("matmul", "other", b, 2)
     da, db = a.ndim, b.ndim
     if da == 0 or db == 0:
