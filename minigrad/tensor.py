@@ -458,6 +458,7 @@ class Tensor:
         return self.to(_dtype.bool)
 
     def type_as(self, other):
+        ops.check_tensor_arg("type_as", "other", other, 1)
         return self.to(other.dtype)
 
     # ---------------------------------------------------------------- autograd state
@@ -899,12 +900,14 @@ class Tensor:
         return ops.view(self, *shape)
 
     def view_as(self, other):
+        ops.check_tensor_arg("view_as", "other", other, 1)
         return ops.view(self, other.shape)
 
     def reshape(self, *shape):
         return ops.reshape(self, *shape)
 
     def reshape_as(self, other):
+        ops.check_tensor_arg("reshape_as", "other", other, 1)
         return ops.reshape(self, other.shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
@@ -916,7 +919,13 @@ class Tensor:
     def t(self):
         return ops.t(self)
 
-    swapaxes = swapdims = transpose
+    def swapaxes(self, axis0=NO_DIM, axis1=NO_DIM):
+        for name, axis in (("axis0", axis0), ("axis1", axis1)):
+            if axis is NO_DIM:
+                raise TypeError(f'swapaxes() missing 1 required positional arguments: "{name}"')
+        return ops.transpose(self, axis0, axis1)
+
+    swapdims = transpose
 
     @property
     def T(self):
@@ -939,6 +948,7 @@ class Tensor:
         return ops.expand(self, *shape)
 
     def expand_as(self, other):
+        ops.check_tensor_arg("expand_as", "other", other, 1)
         return ops.expand(self, other.shape)
 
     def contiguous(self):
@@ -1051,16 +1061,16 @@ class Tensor:
         return ops.scatter_add_(self, dim, index, src)
 
     def cumsum(self, dim=NO_DIM, *, dtype=None):
-        return ops.cumsum(self, dim, dtype=dtype)
+        return ops.scan("cumsum", self, dim, dtype, position=1)
 
     def cumsum_(self, dim=NO_DIM, *, dtype=None):
-        return ops.cumsum_(self, dim, dtype=dtype)
+        return ops.scan_("cumsum", self, dim, dtype)
 
     def cumprod(self, dim=NO_DIM, *, dtype=None):
-        return ops.cumprod(self, dim, dtype=dtype)
+        return ops.scan("cumprod", self, dim, dtype, position=1)
 
     def cumprod_(self, dim=NO_DIM, *, dtype=None):
-        return ops.cumprod_(self, dim, dtype=dtype)
+        return ops.scan_("cumprod", self, dim, dtype)
 
     def flip(self, *dims, **kwargs):
         dims = dims or kwargs.pop("dims", ())

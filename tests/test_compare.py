@@ -1,6 +1,7 @@
 """Comparison-module ops not covered elsewhere (minigrad/ops/compare.py): ``nextafter``."""
 
 import pytest
+from parity_expr import agree
 from parity_programs import check, programs
 
 
@@ -38,3 +39,7 @@ def case_nextafter_errors(torch):
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
+
+
+def test_nextafter_checks_shapes_before_dtypes(oracle):
+    agree(oracle, "T.tensor([1, 2]).nextafter(T.zeros(2, 0))")

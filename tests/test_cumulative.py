@@ -2,6 +2,7 @@
 gradients (zeros in a running product included; second order too) and errors vs torch 2.13."""
 
 import pytest
+from parity_expr import agree
 from parity_programs import check, programs
 
 import minigrad
@@ -98,3 +99,15 @@ def test_gradients_first_and_second_order(fn):
     x = minigrad.randn(2, 3, dtype=minigrad.float64, requires_grad=True)
     assert gradcheck(fn, (x,))
     assert gradgradcheck(fn, (x,))
+
+
+FUZZ_CASES = [  # found by the differential fuzzer
+    "T.tensor([True]).cumprod_(0)", "T.tensor([True]).cumsum_(0)",
+    "T.tensor([True]).cumsum(0, dtype=T.bool)", "T.tensor([1, 2], dtype=T.uint8).cumsum_(0)",
+    "T.cumsum(T.ones(2), T.ones(2))", "T.cumprod(T.ones(2), 1.5)", "T.ones(2).cumsum(1.5)",
+]
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES)
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src)

@@ -467,6 +467,10 @@ INT_TARGETS = [
     "T.zeros(2, dtype=T.int64).masked_fill_(T.tensor([True, False]), T.tensor(2.0, "
     "requires_grad=True))",
     "T.zeros(2, dtype=T.int64).fill_(T.tensor(2.0, requires_grad=True)).sum()",
+    "T.zeros(2, 3, dtype=T.int64).ge_(T.zeros(3, requires_grad=True))",
+    "T.zeros(2, 3, dtype=T.int64).eq_(T.zeros(3, requires_grad=True)).sum()",
+    "(lambda i: (i.__setitem__(0, T.tensor(0.0, requires_grad=True)), i)[1])"
+    "(T.zeros(2, 1, dtype=T.int64))",
 ]
 
 

@@ -2,6 +2,7 @@
 second order) and errors, against torch 2.13."""
 
 import pytest
+from parity_expr import agree
 from parity_programs import check, programs
 
 import minigrad
@@ -110,3 +111,26 @@ def test_gradients_first_and_second_order(op):
         return getattr(a, op)(0, index, b)
     assert gradcheck(f, (x, src))
     assert gradgradcheck(f, (x, src))
+
+
+FUZZ_CASES = [  # found by the differential fuzzer: PyTorch's order of checks
+    "T.zeros(2, 3).scatter_(1, T.tensor([], dtype=T.int64), 1.0)",
+    "T.zeros(2, 3).scatter(1, T.tensor([], dtype=T.float32), 1.0)",
+    "T.zeros(2, 3).scatter(1, T.tensor([], dtype=T.int64), T.zeros(2))",
+    "T.zeros(2, 3).scatter(1, T.tensor([], dtype=T.int64), T.zeros(2, dtype=T.int64))",
+    "(lambda x: x.scatter_(0, T.tensor([0]), x))(T.zeros(3))",
+    "(lambda x: x.scatter_add_(0, T.tensor([0]), x[1:]))(T.zeros(3))",
+    "(lambda x: x.scatter_(0, T.tensor([0]), 1.0))(T.zeros(3).expand(2, 3))",
+    "(lambda x: x.scatter_(0, T.tensor([[0]]), 1.0))(T.zeros(3).expand(2, 3))",
+    "(lambda x: x.scatter_(0, T.tensor([0.0]), 1.0))(T.zeros(3, requires_grad=True)[1:])",
+    "T.tensor([[True, False]]).gather(0, T.tensor([], dtype=T.int64))",
+    "T.zeros(2, 3).gather(0, T.zeros(0, 5, dtype=T.int64))",
+    "T.zeros(0, 3).gather(1, T.tensor([[0, 1]]))",
+    "T.zeros(2, 3).gather(1, T.tensor([[0, 1]] * 3))",
+    "T.zeros(3).gather(1, T.tensor([[0, 1]]))",
+]
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES)
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src)

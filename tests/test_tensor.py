@@ -370,3 +370,15 @@ NUMPY_OPERANDS = [
 @pytest.mark.parametrize("src", NUMPY_OPERANDS)
 def test_numpy_operands_match_torch(oracle, src):
     agree(oracle, src, names={"np": np})
+
+
+OTHER_TENSOR = [  # found by the differential fuzzer
+    "T.zeros(2).reshape_as(1)", "T.zeros(2).view_as(1)", "T.zeros(2).expand_as(1)",
+    "T.zeros(2).type_as(1)", "T.zeros(2, 3).swapaxes(axis0=0, axis1=1)",
+    "T.zeros(2, 3).swapdims(dim0=0, dim1=1)", "T.zeros(2, 3).swapaxes(0)",
+]
+
+
+@pytest.mark.parametrize("src", OTHER_TENSOR)
+def test_other_tensor_arguments_match_torch(oracle, src):
+    agree(oracle, src)

@@ -284,6 +284,10 @@ class Nextafter(_Op):
     @staticmethod
     def forward(ctx, a, b):
         ctx.shapes = (a.shape, b.shape)
+        try:
+            np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            raise broadcast_error(a, b) from None
         dtype = result_dtype(a, b)
         if dtype.kind != "f":
             raise _dtype.not_implemented("nextafter_cpu", _dtype.from_numpy_dtype(dtype))

@@ -7,14 +7,15 @@ import numbers
 
 import numpy as np
 
-from minigrad._dtype import cpp_name
+from minigrad._dtype import bool as dtype_bool
+from minigrad._dtype import cpp_name, not_implemented
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim, type_name
 from minigrad.ops.inplace import inplace
 from minigrad.tensor import NO_DIM, Tensor
 
 __all__ = ["Cumsum", "Cumprod", "Flip", "cumsum", "cumprod", "cumsum_", "cumprod_", "flip",
-           "flip_dims"]
+           "flip_dims", "scan", "scan_"]
 
 
 def _scan(ufunc, x, dim):
@@ -82,52 +83,63 @@ def _with_zeros(x, grad, d):
     return (products * grad.unsqueeze(d) * Tensor._make(later)).sum(d + 1)
 
 
-def _check_dim(op, dim):
+def _check_dim(op, dim, position):
     if dim is NO_DIM:
         raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
     if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
-        raise TypeError(f"{op}(): argument 'dim' (position 1) must be int, not "
+        raise TypeError(f"{op}(): argument 'dim' (position {position}) must be int, not "
                         f"{type_name(dim)}")
 
 
-def cumsum(x, dim, *, dtype=None):
+def scan(op, x, dim, dtype=None, position=2):
+    """``cumsum``/``cumprod`` (``op``) with PyTorch's checks (``position``: where ``dim`` was
+    passed, 1 for a method); a bool result has no kernel."""
+    _check_dim(op, dim, position)
+    dim = normalize_dim(dim, x.ndim)
+    if dtype == dtype_bool:  # (without a dtype, bools give int64)
+        raise not_implemented(f"{op}_out_cpu", dtype_bool)
+    if dtype is not None:
+        x = x.to(dtype)
+    return (Cumsum if op == "cumsum" else Cumprod).apply(x, dim)
+
+
+def cumsum(x, dim=NO_DIM, *, dtype=None):
     """The running sum along ``dim`` (integers and bools give int64).
 
     Example:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
         tensor([1., 3., 6.])
     """
-    _check_dim("cumsum", dim)
-    dim = normalize_dim(dim, x.ndim)
-    return Cumsum.apply(x if dtype is None else x.to(dtype), dim)
+    return scan("cumsum", x, dim, dtype)
 
 
-def cumprod(x, dim, *, dtype=None):
+def cumprod(x, dim=NO_DIM, *, dtype=None):
     """The running product along ``dim`` (integers and bools give int64).
 
     Example:
         >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod(0)
         tensor([1., 2., 6.])
     """
-    _check_dim("cumprod", dim)
-    dim = normalize_dim(dim, x.ndim)
-    return Cumprod.apply(x if dtype is None else x.to(dtype), dim)
+    return scan("cumprod", x, dim, dtype)
 
 
-def _inplace_scan(op, scan):
-    def scan_(x, dim, *, dtype=None):
-        if dtype is not None and dtype != x.dtype:
-            raise RuntimeError(f"Bad in-place call: input tensor dtype {cpp_name(x.dtype)} and "
-                               f"output tensor dtype {cpp_name(dtype)} should match")
-        _check_dim(op, dim)
-        dim = normalize_dim(dim, x.ndim)
-        return inplace(x, lambda t: scan(t, dim).to(x.dtype))
-    scan_.__doc__ = f"``{op[:-1]}`` in place."
-    return scan_
+def scan_(op, x, dim, dtype=None):
+    """``x.cumsum_(dim)``/``x.cumprod_(dim)``: the scan in x's own dtype, in place."""
+    if dtype is not None and dtype != x.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {cpp_name(x.dtype)} and "
+                           f"output tensor dtype {cpp_name(dtype)} should match")
+    _check_dim(op + "_", dim, 1)
+    return inplace(x, lambda t: scan(op, t, dim, x.dtype, 1))
 
 
-cumsum_ = _inplace_scan("cumsum_", cumsum)
-cumprod_ = _inplace_scan("cumprod_", cumprod)
+def cumsum_(x, dim=NO_DIM, *, dtype=None):
+    """``cumsum`` in place."""
+    return scan_("cumsum", x, dim, dtype)
+
+
+def cumprod_(x, dim=NO_DIM, *, dtype=None):
+    """``cumprod`` in place."""
+    return scan_("cumprod", x, dim, dtype)
 
 
 class Flip(_Op):

@@ -643,13 +643,19 @@ def gather(x, dim, index, *, sparse_grad=False):
         tensor([[2],
                 [3]])
     """
-    from minigrad.ops._util import normalize_dim
+    dim = normalize_dim(dim, max(x.ndim, 1))
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if index.ndim != x.ndim and not (x.ndim == 0 and index.ndim <= 1):
+    if index._data.size == 0:  # PyTorch checks nothing more: an empty result of index's shape
+        return Gather.apply(x.reshape(-1), (np.zeros(0, dtype=np.int64),)).reshape(index.shape)
+    if max(index.ndim, 1) != max(x.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
-    dim = normalize_dim(dim, max(x.ndim, 1))
+    bigger = [d for d in range(index.ndim) if d != dim and index.shape[d] > x.shape[d]]
+    if bigger:
+        raise RuntimeError(f"Size does not match at dimension {bigger[0]} expected index "
+                           f"{list(index.shape)} to be no larger than self {list(x.shape)} apart "
+                           f"from dimension {dim}")
     picks = index._data
     if x.ndim and picks.size:
         size = x.shape[dim]

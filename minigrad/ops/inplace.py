@@ -516,7 +516,8 @@ def remainder_(x, other):
 
 def _compare_(op):
     """``x.eq_(y)``: x takes the comparison's truth values, in its own dtype."""
-    return lambda x, other: inplace(x, lambda t, o: _comparison(op, t, o), other)
+    return lambda x, other: inplace(x, lambda t, o: _comparison(op, t, o), other,
+                                    int_history=True)  # (their nodes: zero gradients)
 
 
 def _comparison(op, x, other):

@@ -14,7 +14,8 @@ import numpy as np
 from minigrad._dtype import check_scalar
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import check_tensor_arg, normalize_dim, type_name
-from minigrad.ops.inplace import inplace
+from minigrad.ops.indexing import OVERLAPPING, PARTIAL_OVERLAP
+from minigrad.ops.inplace import check_leaf, inplace
 from minigrad.tensor import Tensor
 
 __all__ = ["Scatter", "ScatterValue", "ScatterAdd", "scatter", "scatter_", "scatter_add",
@@ -110,6 +111,8 @@ def _src_grad(ctx, grad, node):
 def _read(src, index):
     """The elements of ``src`` that a scatter reads: its first ``index.shape`` ones (``index``:
     an array, not an input of the node)."""
+    if index.size == 0:
+        return np.zeros(index.shape, dtype=src._data.dtype)
     data = src._data.reshape(-1) if src.ndim == 0 else src._data
     shape = index.shape if index.ndim else (1,)
     return data[tuple(slice(0, n) for n in shape)]
@@ -118,17 +121,17 @@ def _read(src, index):
 def _check(op, x, dim, index, src):
     """PyTorch's argument checks of scatter/scatter_add: dim, dtypes, ranks, sizes, bounds."""
     dim = normalize_dim(dim, x.ndim)
-    if index._data.dtype not in (np.int64, np.int32):
-        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if src is not None and src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if index._data.size == 0:  # nothing to write: PyTorch checks nothing more
+        return dim
+    if index._data.dtype not in (np.int64, np.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if max(index.ndim, 1) != max(x.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     if src is not None and max(index.ndim, 1) != max(src.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
     sizes = [list(t.shape) or [1] for t in (index, x, src if src is not None else x)]
-    if index._data.size == 0:
-        return dim
     if any(i > s for d, (i, s) in enumerate(zip(sizes[0], sizes[1])) if d != dim) or (
             src is not None and any(i > s for i, s in zip(sizes[0], sizes[2]))):
         detail = "" if src is None else f" and to be no larger size than src {list(src.shape)}"
@@ -159,6 +162,29 @@ def _src_or_value(op, src, value):
     return src if src is not None else value
 
 
+def _scatter_checked(op, x, dim, index, src):
+    """The out-of-place op after the checks (an empty index: x unchanged, a copy)."""
+    dim = _check(op, x, dim, index, src if isinstance(src, Tensor) else None)
+    if index._data.size == 0:
+        index = Tensor._make(np.zeros((0,) * max(x.ndim, 1), dtype=np.int64))
+    if op.startswith("scatter_add"):
+        return ScatterAdd.apply(x, dim, index._data, src)
+    if isinstance(src, Tensor):
+        return Scatter.apply(x, dim, index._data, src)
+    return ScatterValue.apply(x, dim, index._data, src)
+
+
+def _check_overlap(x, index, src):
+    """PyTorch's memory checks of an in-place scatter, after its argument checks: x is no
+    expanded view, and neither index nor src shares its memory (in part or in whole)."""
+    data = x._data
+    if data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
+        raise RuntimeError(OVERLAPPING)
+    for t in (index, src):
+        if isinstance(t, Tensor) and t._data.size and np.shares_memory(t._data, x._data):
+            raise RuntimeError(PARTIAL_OVERLAP)
+
+
 def scatter(x, dim, index, src=None, *, value=None):
     """``x`` with ``src``'s elements (or the number ``value``) written at ``index`` along
     ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``.
@@ -171,9 +197,7 @@ def scatter(x, dim, index, src=None, *, value=None):
     """
     src = _src_or_value("scatter", src, value)
     _check_types("scatter", dim, index, src)
-    if isinstance(src, Tensor):
-        return Scatter.apply(x, _check("scatter", x, dim, index, src), index._data, src)
-    return ScatterValue.apply(x, _check("scatter", x, dim, index, None), index._data, src)
+    return _scatter_checked("scatter", x, dim, index, src)
 
 
 def scatter_add(x, dim, index, src):
@@ -185,21 +209,24 @@ def scatter_add(x, dim, index, src):
     """
     check_tensor_arg("scatter_add", "src", src, 3)
     _check_types("scatter_add", dim, index, src)
-    return ScatterAdd.apply(x, _check("scatter_add", x, dim, index, src), index._data,
-                            src)
+    return _scatter_checked("scatter_add", x, dim, index, src)
 
 
 def scatter_(x, dim, index, src=None, *, value=None):
     """``scatter`` in place."""
     src = _src_or_value("scatter_", src, value)
     _check_types("scatter_", dim, index, src)
+    check_leaf(x)
     _check("scatter_", x, dim, index, src if isinstance(src, Tensor) else None)
-    return inplace(x, scatter, dim, index, src)
+    _check_overlap(x, index, src)
+    return inplace(x, lambda t: _scatter_checked("scatter_", t, dim, index, src))
 
 
 def scatter_add_(x, dim, index, src):
     """``scatter_add`` in place."""
     check_tensor_arg("scatter_add_", "src", src, 3)
     _check_types("scatter_add_", dim, index, src)
+    check_leaf(x)
     _check("scatter_add_", x, dim, index, src)
-    return inplace(x, scatter_add, dim, index, src)
+    _check_overlap(x, index, src)
+    return inplace(x, lambda t: _scatter_checked("scatter_add_", t, dim, index, src))
