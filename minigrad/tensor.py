@@ -42,7 +42,7 @@ ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can 
 # (NumPy's then converts the tensor with ``__array__`` and ``__array_wrap__`` makes its result a
 # tensor: NumPy's dtypes and values, as in PyTorch; ``==`` and ``!=`` take an array themselves).
 _OPERANDS = (numbers.Number, np.bool_)  # and Tensor: added below its class
-NO_DIM = object()  # a required dim left out (PyTorch's TypeError names the op)
+MISSING = object()  # an argument left out (PyTorch's TypeError then names it)
 _MASKED_FILL_FORMS = ("Tensor mask, Tensor value", "Tensor mask, Number value")
 
 _CPP_TYPE_NAMES = {"float32": ("float", "Float"), "float64": ("double", "Double"),
@@ -70,7 +70,7 @@ def _read_only(name):
     return refuse
 
 
-class Size(tuple):
+class Size(tuple):  # (named "minigrad.Size" below: Python's errors print torch.Size so)
     """The shape of a tensor: a tuple of ints that prints as ``minigrad.Size([2, 3])``.
 
     Example:
@@ -112,6 +112,8 @@ class Size(tuple):
         """The number of elements of a tensor of this shape."""
         return int(np.prod(self, dtype=np.int64))
 
+
+Size.__name__ = "minigrad.Size"  # (__qualname__ stays "Size": pickle finds it by that)
 
 _UNDELETABLE = {
     "data": "Deleting tensor data is not allowed. Delete tensor instead!",
@@ -919,9 +921,9 @@ class Tensor:
     def t(self):
         return ops.t(self)
 
-    def swapaxes(self, axis0=NO_DIM, axis1=NO_DIM):
+    def swapaxes(self, axis0=MISSING, axis1=MISSING):
         for name, axis in (("axis0", axis0), ("axis1", axis1)):
-            if axis is NO_DIM:
+            if axis is MISSING:
                 raise TypeError(f'swapaxes() missing 1 required positional arguments: "{name}"')
         return ops.transpose(self, axis0, axis1)
 
@@ -1045,13 +1047,13 @@ class Tensor:
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
-    def gather(self, dim, index, *, sparse_grad=False):
-        return ops.gather(self, dim, index)
+    def gather(self, dim=MISSING, index=MISSING, *, sparse_grad=False):
+        return ops.gather(self, dim, index, position=1)
 
-    def scatter(self, dim, index, src=None, *, value=None):
+    def scatter(self, dim, index, src=MISSING, *, value=None):
         return ops.scatter(self, dim, index, src, value=value)
 
-    def scatter_(self, dim, index, src=None, *, value=None):
+    def scatter_(self, dim, index, src=MISSING, *, value=None):
         return ops.scatter_(self, dim, index, src, value=value)
 
     def scatter_add(self, dim, index, src):
@@ -1060,16 +1062,16 @@ class Tensor:
     def scatter_add_(self, dim, index, src):
         return ops.scatter_add_(self, dim, index, src)
 
-    def cumsum(self, dim=NO_DIM, *, dtype=None):
+    def cumsum(self, dim=MISSING, *, dtype=None):
         return ops.scan("cumsum", self, dim, dtype, position=1)
 
-    def cumsum_(self, dim=NO_DIM, *, dtype=None):
+    def cumsum_(self, dim=MISSING, *, dtype=None):
         return ops.scan_("cumsum", self, dim, dtype)
 
-    def cumprod(self, dim=NO_DIM, *, dtype=None):
+    def cumprod(self, dim=MISSING, *, dtype=None):
         return ops.scan("cumprod", self, dim, dtype, position=1)
 
-    def cumprod_(self, dim=NO_DIM, *, dtype=None):
+    def cumprod_(self, dim=MISSING, *, dtype=None):
         return ops.scan_("cumprod", self, dim, dtype)
 
     def flip(self, *dims, **kwargs):
@@ -1104,6 +1106,7 @@ class Tensor:
         return ops.isfinite(self)
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        ops.check_tensor_arg("isclose", "other", other, 1)
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
     def logical_and(self, other):
@@ -1130,9 +1133,11 @@ class Tensor:
         return ops.minimum(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08):
+        ops.check_tensor_arg("allclose", "other", other, 1)
         return ops.allclose(self, other, rtol, atol)
 
     def equal(self, other):
+        ops.check_tensor_arg("equal", "other", other, 1)
         return ops.equal(self, other)
 
 

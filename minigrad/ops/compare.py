@@ -12,7 +12,6 @@ from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
-    WrappedNumber,
     as_tensor_operand,
     cast_numbers,
     check_tensor_arg,
@@ -151,9 +150,7 @@ def signbit(a):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True where ``|a - b| <= atol + rtol * |b|`` (elementwise)."""
-    b = _operand("isclose", a, b)
-    if type(b) is WrappedNumber:  # NB: PyTorch wants a tensor here; a number takes a's dtype
-        b = WrappedNumber._make(b._data.astype(a._data.dtype))
+    _check_tensor("isclose", b)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{a.dtype.tensor_type[:-6]} did not match {b.dtype.tensor_type[:-6]}")
     _broadcast(np.add, a, b)  # PyTorch's message when the shapes do not broadcast
@@ -167,6 +164,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         >>> minigrad.allclose(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 2.0 + 1e-9]))
         True
     """
+    _check_tensor("allclose", b)
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
 
 
@@ -193,6 +191,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
 
 def equal(a, b):
     """Whether ``a`` and ``b`` have the same shape and the same values: a Python bool."""
+    _check_tensor("equal", b)
     return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
 
 

@@ -12,7 +12,7 @@ from minigrad._dtype import cpp_name, not_implemented
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim, type_name
 from minigrad.ops.inplace import inplace
-from minigrad.tensor import NO_DIM, Tensor
+from minigrad.tensor import MISSING, Tensor
 
 __all__ = ["Cumsum", "Cumprod", "Flip", "cumsum", "cumprod", "cumsum_", "cumprod_", "flip",
            "flip_dims", "scan", "scan_"]
@@ -84,7 +84,7 @@ def _with_zeros(x, grad, d):
 
 
 def _check_dim(op, dim, position):
-    if dim is NO_DIM:
+    if dim is MISSING:
         raise TypeError(f'{op}() missing 1 required positional arguments: "dim"')
     if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
         raise TypeError(f"{op}(): argument 'dim' (position {position}) must be int, not "
@@ -103,7 +103,7 @@ def scan(op, x, dim, dtype=None, position=2):
     return (Cumsum if op == "cumsum" else Cumprod).apply(x, dim)
 
 
-def cumsum(x, dim=NO_DIM, *, dtype=None):
+def cumsum(x, dim=MISSING, *, dtype=None):
     """The running sum along ``dim`` (integers and bools give int64).
 
     Example:
@@ -113,7 +113,7 @@ def cumsum(x, dim=NO_DIM, *, dtype=None):
     return scan("cumsum", x, dim, dtype)
 
 
-def cumprod(x, dim=NO_DIM, *, dtype=None):
+def cumprod(x, dim=MISSING, *, dtype=None):
     """The running product along ``dim`` (integers and bools give int64).
 
     Example:
@@ -132,12 +132,12 @@ def scan_(op, x, dim, dtype=None):
     return inplace(x, lambda t: scan(op, t, dim, x.dtype, 1))
 
 
-def cumsum_(x, dim=NO_DIM, *, dtype=None):
+def cumsum_(x, dim=MISSING, *, dtype=None):
     """``cumsum`` in place."""
     return scan_("cumsum", x, dim, dtype)
 
 
-def cumprod_(x, dim=NO_DIM, *, dtype=None):
+def cumprod_(x, dim=MISSING, *, dtype=None):
     """``cumprod`` in place."""
     return scan_("cumprod", x, dim, dtype)
 

@@ -25,7 +25,7 @@ from minigrad.ops._util import (
     sum_to,
     type_name,
 )
-from minigrad.tensor import Tensor
+from minigrad.tensor import MISSING, Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
            "IndexBackward", "IndexPut", "CopySlices", "CopyWhole", "FillWhole", "getitem",
@@ -627,6 +627,20 @@ def _dense(a):
     return a.flags.c_contiguous or a.flags.f_contiguous
 
 
+def _check_gather_args(dim, index, position):
+    """PyTorch's TypeErrors for gather's arguments (``position``: 1 for the method)."""
+    if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
+        if dim is MISSING:
+            raise TypeError('gather() missing 1 required positional arguments: "dim"')
+        raise TypeError(f"gather(): argument 'dim' (position {position}) must be int, not "
+                        f"{type_name(dim)}")
+    if not isinstance(index, Tensor):
+        if index is MISSING:
+            raise TypeError('gather() missing 1 required positional arguments: "index"')
+        raise TypeError(f"gather(): argument 'index' (position {position + 1}) must be Tensor, "
+                        f"not {type_name(index)}")
+
+
 def _frozen(index):
     """The index with its tensors as NumPy copies: not an input of the node, and safe from
     later in-place changes."""
@@ -635,7 +649,7 @@ def _frozen(index):
     return index._data.copy() if isinstance(index, Tensor) else index
 
 
-def gather(x, dim, index, *, sparse_grad=False):
+def gather(x, dim=MISSING, index=MISSING, *, sparse_grad=False, position=2):
     """The elements of ``x`` that ``index`` picks along ``dim`` (elsewhere, the position).
 
     Example:
@@ -643,6 +657,7 @@ def gather(x, dim, index, *, sparse_grad=False):
         tensor([[2],
                 [3]])
     """
+    _check_gather_args(dim, index, position)
     dim = normalize_dim(dim, max(x.ndim, 1))
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
@@ -659,7 +674,7 @@ def gather(x, dim, index, *, sparse_grad=False):
     picks = index._data
     if x.ndim and picks.size:
         size = x.shape[dim]
-        bad = picks[(picks < -size) | (picks >= size)]
+        bad = picks[(picks < 0) | (picks >= size)]
         if bad.size:
             raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
                                f"size {size}")

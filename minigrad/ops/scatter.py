@@ -16,7 +16,7 @@ from minigrad.autograd.function import _Op
 from minigrad.ops._util import check_tensor_arg, normalize_dim, type_name
 from minigrad.ops.indexing import OVERLAPPING, PARTIAL_OVERLAP
 from minigrad.ops.inplace import check_leaf, inplace
-from minigrad.tensor import Tensor
+from minigrad.tensor import MISSING, Tensor
 
 __all__ = ["Scatter", "ScatterValue", "ScatterAdd", "scatter", "scatter_", "scatter_add",
            "scatter_add_"]
@@ -156,10 +156,15 @@ def _check_types(op, dim, index, src):
                         " * (int dim, Tensor index, Number value)\n")
 
 
-def _src_or_value(op, src, value):
-    if src is None and value is None:
-        raise TypeError(f"{op}() missing required argument 'src' or 'value'")
-    return src if src is not None else value
+def _src_or_value(op, dim, index, src, value):
+    """The third argument; PyTorch's TypeError when there is none (it lists those given)."""
+    if src is MISSING and value is None:
+        given = ", ".join("Tensor" if isinstance(a, Tensor) else type_name(a)
+                          for a in (dim, index))
+        raise TypeError(f"{op}() received an invalid combination of arguments - got ({given}), "
+                        "but expected one of:\n * (int dim, Tensor index, Tensor src)\n"
+                        " * (int dim, Tensor index, Number value)\n")
+    return src if src is not MISSING else value
 
 
 def _scatter_checked(op, x, dim, index, src):
@@ -185,7 +190,7 @@ def _check_overlap(x, index, src):
             raise RuntimeError(PARTIAL_OVERLAP)
 
 
-def scatter(x, dim, index, src=None, *, value=None):
+def scatter(x, dim, index, src=MISSING, *, value=None):
     """``x`` with ``src``'s elements (or the number ``value``) written at ``index`` along
     ``dim``: ``out[i][index[i][j]] = src[i][j]`` for ``dim=1``.
 
@@ -195,7 +200,7 @@ def scatter(x, dim, index, src=None, *, value=None):
         tensor([[0., 0., 1.],
                 [2., 0., 0.]])
     """
-    src = _src_or_value("scatter", src, value)
+    src = _src_or_value("scatter", dim, index, src, value)
     _check_types("scatter", dim, index, src)
     return _scatter_checked("scatter", x, dim, index, src)
 
@@ -212,9 +217,9 @@ def scatter_add(x, dim, index, src):
     return _scatter_checked("scatter_add", x, dim, index, src)
 
 
-def scatter_(x, dim, index, src=None, *, value=None):
+def scatter_(x, dim, index, src=MISSING, *, value=None):
     """``scatter`` in place."""
-    src = _src_or_value("scatter_", src, value)
+    src = _src_or_value("scatter_", dim, index, src, value)
     _check_types("scatter_", dim, index, src)
     check_leaf(x)
     _check("scatter_", x, dim, index, src if isinstance(src, Tensor) else None)
