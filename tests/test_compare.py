@@ -43,3 +43,15 @@ def test_parity(prog, oracle):
 
 def test_nextafter_checks_shapes_before_dtypes(oracle):
     agree(oracle, "T.tensor([1, 2]).nextafter(T.zeros(2, 0))")
+
+
+FUZZ_CASES = [  # found by the differential fuzzer
+    "T.isin(T.tensor([1.0]), True)", "T.isin(T.tensor([1]), True)", "T.isin(True, T.tensor([1.0]))",
+    "T.ones(2).isclose(1)", "T.isclose(T.ones(2), 1)", "T.ones(2).allclose(1)",
+    "T.allclose(T.ones(2), 1)", "T.ones(2).equal(1)", "T.equal(T.ones(2), 1)",
+]
+
+
+@pytest.mark.parametrize("src", FUZZ_CASES)
+def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src)

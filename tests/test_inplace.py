@@ -477,3 +477,20 @@ INT_TARGETS = [
 @pytest.mark.parametrize("src", INT_TARGETS)
 def test_an_integer_tensor_written_in_place_takes_history_as_in_torch(oracle, src):
     agree(oracle, src)
+
+
+MEMORY_AND_SHAPES = [  # found by the differential fuzzer: which check PyTorch makes first
+    "(lambda x: x.t().div_(x))(T.tensor([[1.0], [2.0]]))",
+    "(lambda x: x[0].add_(x))(T.tensor([[1.0, 2.0], [3.0, 4.0]]))",
+    "(lambda x: x.expand(2, 2).add_(T.ones(3, 3)))(T.ones(2))",
+    "T.tensor(1, dtype=T.uint8).nextafter_(T.zeros(2, 3))",
+    "(lambda b: (b[[0, 1]].unsqueeze(0).add_(T.tensor(1.0, requires_grad=True)), b))"
+    "(T.zeros(2, 0))",
+    "(lambda v: (v.unsqueeze(0).add_(T.tensor(1.0, requires_grad=True)), v))"
+    "(T.zeros(2, 0)[[0, 1]])",
+]
+
+
+@pytest.mark.parametrize("src", MEMORY_AND_SHAPES)
+def test_memory_and_shape_checks_match_torch(oracle, src):
+    agree(oracle, src)

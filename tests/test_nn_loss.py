@@ -245,6 +245,7 @@ CHECK_ORDER = {  # found by the differential fuzzer: the order of PyTorch's chec
     "linear bool weight": "T.nn.functional.linear(T.ones(2), True)",
     "bce target out of range": "T.nn.functional.binary_cross_entropy(T.tensor([0.5]), "
                                "T.tensor([2.0]))",
+    "nll no classes": "N(T.zeros(2, 0), T.tensor([0, 1]))",
     "bce input first": "T.nn.functional.binary_cross_entropy(T.tensor([2.0]), T.tensor([2.0]))",
     "bce element order": "T.nn.functional.binary_cross_entropy(T.tensor([0.5, 2.0]), "
                          "T.tensor([2.0, 0.5]))",

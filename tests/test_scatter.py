@@ -128,6 +128,11 @@ FUZZ_CASES = [  # found by the differential fuzzer: PyTorch's order of checks
     "T.zeros(0, 3).gather(1, T.tensor([[0, 1]]))",
     "T.zeros(2, 3).gather(1, T.tensor([[0, 1]] * 3))",
     "T.zeros(3).gather(1, T.tensor([[0, 1]]))",
+    "(lambda x: x.scatter_(0, T.tensor([5]), x))(T.tensor([5, 1, 5], dtype=T.uint8))",
+    "T.ones(3).gather(0, T.tensor([-1]))", "T.gather(T.ones(3), T.ones(3))",
+    "T.gather(T.ones(3), 0)",
+    "T.ones(3).gather(0, [0])", "T.ones(3).scatter(0, T.tensor([0]), None)",
+    "T.ones(3).scatter(0, T.tensor([0]))",
 ]
 
 

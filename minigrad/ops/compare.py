@@ -181,7 +181,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
                         f"({type(elements).__name__}, {type(test_elements).__name__}), but "
                         "expected one of:")
     for t in (elements, test_elements):
-        if isinstance(t, Tensor) and t._data.dtype == np.bool_:
+        if isinstance(t, (bool, np.bool_)) or isinstance(t, Tensor) and t._data.dtype == np.bool_:
             raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     values = np.asarray(elements._data if isinstance(elements, Tensor) else elements)
     tests = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
@@ -316,6 +316,7 @@ def nextafter(a, b, position=2):
 
 def nextafter_(a, b):
     """``nextafter`` in place."""
-    from minigrad.ops.inplace import inplace
+    from minigrad.ops.inplace import check_inplace_shape, inplace
     _check_tensor("nextafter_", b, 1)
+    check_inplace_shape(a, b)  # PyTorch checks the output's shape before the dtypes
     return inplace(a, nextafter, b)

@@ -31,8 +31,8 @@ from minigrad.ops.indexing import (
 )
 from minigrad.tensor import Tensor
 
-__all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
-           "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE", "NO_GRAD_VIEW_INPLACE"]
+__all__ = ["inplace", "check_leaf", "check_inplace_shape", "Zero", "Fill", "FillTensor", "Copy",
+           "AsStrided", "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE", "NO_GRAD_VIEW_INPLACE"]
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -217,6 +217,18 @@ def _expanded(data):
     return data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
 
 
+def check_inplace_shape(x, *args):
+    """PyTorch's error for an in-place op whose result would not have x's shape."""
+    shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+    try:
+        shape = np.broadcast_shapes(x._data.shape, *shapes)
+    except ValueError:
+        return  # (the op's own broadcasting error comes later)
+    if shape != x._data.shape:
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+                           f"{list(shape)}")
+
+
 def check_overlap(x, args):
     """PyTorch's memory checks before an in-place op writes x (they come before its shape and
     dtype checks): no element of x is written twice (x is an expanded view), and no input
@@ -236,8 +248,8 @@ def _partial_overlap(a, b):
         return False
     start_a, start_b = a.ctypes.data, b.ctypes.data
     end_a, end_b = start_a + a.nbytes, start_b + b.nbytes
-    if (start_a, end_a) == (start_b, end_b):
-        return a.strides != b.strides or a.shape != b.shape
+    if (start_a, end_a) == (start_b, end_b):  # the same memory: partial if read differently
+        return a.strides != b.strides
     return start_a < end_b and start_b < end_a
 
 
@@ -272,7 +284,8 @@ def inplace(x, compute, *args, int_history=False):
             _write_tangent(x, out)
         return x
     base = x._base
-    if base is not None and base.ndim and np.may_share_memory(x._data, base._data):
+    if base is not None and base.ndim and (not x._data.size or np.may_share_memory(
+            x._data, base._data)):  # (an empty view shares no memory, and is a view still)
         _inplace_on_view(x, base, compute, args)
         _share_tangent(base)
         return x
@@ -361,7 +374,7 @@ def _renew_views(base, *changed):
         inference.base_changed(base, changed)
     views = set(base.__dict__.get("_views", ())).union(changed)
     for view in views:
-        if not np.may_share_memory(view._data, base._data):
+        if view._data.size and not np.may_share_memory(view._data, base._data):
             continue
         index = np.unravel_index(_view_positions(base._data, view._data), base.shape)
         fresh = AsStrided.apply(base, index)

@@ -118,7 +118,7 @@ def _read(src, index):
     return data[tuple(slice(0, n) for n in shape)]
 
 
-def _check(op, x, dim, index, src):
+def _check(op, x, dim, index, src, bounds=True):
     """PyTorch's argument checks of scatter/scatter_add: dim, dtypes, ranks, sizes, bounds."""
     dim = normalize_dim(dim, x.ndim)
     if src is not None and src.dtype != x.dtype:
@@ -137,6 +137,8 @@ def _check(op, x, dim, index, src):
         detail = "" if src is None else f" and to be no larger size than src {list(src.shape)}"
         raise RuntimeError(f"Expected index {list(index.shape)} to be no larger than self "
                            f"{list(x.shape)} apart from dimension {dim}{detail}")
+    if not bounds:  # (an in-place scatter checks them in its kernel, after the memory checks)
+        return dim
     size = sizes[1][dim]
     picks = index._data
     bad = picks[(picks < 0) | (picks >= size)]
@@ -222,7 +224,7 @@ def scatter_(x, dim, index, src=MISSING, *, value=None):
     src = _src_or_value("scatter_", dim, index, src, value)
     _check_types("scatter_", dim, index, src)
     check_leaf(x)
-    _check("scatter_", x, dim, index, src if isinstance(src, Tensor) else None)
+    _check("scatter_", x, dim, index, src if isinstance(src, Tensor) else None, bounds=False)
     _check_overlap(x, index, src)
     return inplace(x, lambda t: _scatter_checked("scatter_", t, dim, index, src))
 
@@ -232,6 +234,6 @@ def scatter_add_(x, dim, index, src):
     check_tensor_arg("scatter_add_", "src", src, 3)
     _check_types("scatter_add_", dim, index, src)
     check_leaf(x)
-    _check("scatter_add_", x, dim, index, src)
+    _check("scatter_add_", x, dim, index, src, bounds=False)
     _check_overlap(x, index, src)
     return inplace(x, lambda t: _scatter_checked("scatter_add_", t, dim, index, src))

@@ -76,7 +76,8 @@ class NllLoss(_Op):
         weight_t = None if weight is None else Tensor._make(weight)
         scores = np.moveaxis(data, 1, -1) if data.ndim > 1 else data
         n_classes = scores.shape[-1]
-        flat_scores, flat_target = scores.reshape(-1, n_classes), target.reshape(-1)
+        flat_target = target.reshape(-1)
+        flat_scores = scores.reshape(len(flat_target), n_classes)  # (no -1: there may be no class)
         valid = flat_target != ignore_index
         safe = np.where(valid, flat_target, 0)
         bad = flat_target[valid & ((flat_target < 0) | (flat_target >= n_classes))]
