@@ -213,6 +213,8 @@ def _parity_ops():
             [1.0, 0.0, 1.0, 0.0], dtype=lib.float64)).cumprod(0), shapes((4,))),
         OpCase("flip", lambda lib, x: x.flip(0, -1), shapes((2, 3))),
         OpCase("nextafter", lambda lib, x, y: lib.nextafter(x, y), shapes((2, 3), (3,))),
+        OpCase("gather/0-d", lambda lib, x: x.sum().gather(0, lib.tensor([0, 0, 0])),
+               shapes((2,))),
     ]
 
 

@@ -289,6 +289,20 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "masked_fill_ mask overlaps": "(lambda v: v.squeeze(-2).masked_fill_(v, float('nan')))"
                                   "(T.tensor([[[True, False]]]))",
     "masked_fill_ mask is self": "(lambda b: b.masked_fill_(b, 2.5))(T.tensor([True, False]))",
+    "clamp_min_ bool": "T.tensor([True]).clamp_min_(True)",
+    "clamp bool": "T.tensor([True]).clamp(True, True)",
+    "clamp_max bool": "T.tensor([True]).clamp(max=True)",
+    "clamp empty bool": "T.tensor([], dtype=T.bool).clamp(True, True)",
+    "t_ 3-D": "T.ones(2, 1, 2).t_()",
+    "gather 0-d": "T.tensor(2.0, requires_grad=True).gather(0, T.tensor([0, 0]))",
+    "gather 0-d out of bounds": "T.tensor(2.0).gather(0, T.tensor([5]))",
+    "gather 0-d 0-d index": "T.tensor(2.0, requires_grad=True).gather(0, T.tensor(0))",
+    "gather 0-d empty": "T.tensor(2.0, requires_grad=True).gather(0, T.tensor([], dtype=T.int64))",
+    "soft cross_entropy no class": "T.nn.functional.cross_entropy(T.zeros(2, 0), T.zeros(2, 0))",
+    "sub bools alpha": "T.tensor([True, False]).sub(T.tensor([True, False]), alpha=0.5)",
+    "sub_ leaf before bool": "T.zeros(0, 3, requires_grad=True).sub_(T.zeros(0, 3, dtype=T.bool))",
+    "cumprod_ empty bool": "T.tensor([], dtype=T.bool).cumprod_(0)",
+    "cumsum empty to bool": "T.tensor([], dtype=T.bool).cumsum(0, dtype=T.bool)",
 }
 
 

@@ -395,7 +395,8 @@ def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing, c
     total = -weighted.sum()
     if reduction == "sum":
         return total
-    count = log_probs.numel() // n_classes if log_probs.ndim > 1 else 1
+    count = log_probs.numel() // n_classes if n_classes else float("nan")  # (0/0, as PyTorch)
+    count = count if log_probs.ndim > 1 else 1
     return DivScalar.apply(total, count)  # a DivBackward1, as in PyTorch
 
 

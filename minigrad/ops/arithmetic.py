@@ -590,6 +590,7 @@ def sub(a, b, alpha=1):
     b = _operand(b, a, "sub")
     if alpha == 1:
         return Sub.apply(a, b)
+    _check_sub(a, b)  # (before alpha's check)
     _check_alpha(a, b, alpha)
     return Sub.apply(a, b, alpha)
 

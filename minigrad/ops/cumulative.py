@@ -96,8 +96,10 @@ def scan(op, x, dim, dtype=None, position=2):
     passed, 1 for a method); a bool result has no kernel."""
     _check_dim(op, dim, position)
     dim = normalize_dim(dim, x.ndim)
-    if dtype == dtype_bool:  # (without a dtype, bools give int64)
-        raise not_implemented(f"{op}_out_cpu", dtype_bool)
+    if dtype == dtype_bool:  # no bool kernel (without a dtype, bools give int64)
+        if x.numel():
+            raise not_implemented(f"{op}_out_cpu", dtype_bool)
+        return x.to(dtype_bool, copy=True)  # nothing to scan
     if dtype is not None:
         x = x.to(dtype)
     return (Cumsum if op == "cumsum" else Cumprod).apply(x, dim)

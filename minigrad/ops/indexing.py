@@ -11,6 +11,7 @@ A gather (select, slice, index) and the scatter that is its backward are a pair 
 other's derivative, so that gradients of gradients work. Repeated indices accumulate.
 """
 
+import math
 import numbers
 
 import numpy as np
@@ -138,6 +139,25 @@ class Gather(Index):
     """y[i][j] = x[i][index[i][j]] (along ``dim``);  ∂y/∂x = grad added back at those places."""
 
     node_name = "GatherBackward0"
+
+
+class GatherRepeat(Gather):
+    """``gather`` from a 0-d x (its one element, repeated) or with an empty index (nothing):
+    y = x at every place;  ∂y/∂x = Σ grad (zeros of x's shape when nothing was picked)."""
+
+    node_name = "GatherBackward0"
+    formula = ("expand(sum(grad), self_sym_sizes)",)
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        if x._data.size == 0 or math.prod(shape) == 0:
+            return np.zeros(shape, dtype=x._data.dtype)
+        return np.full(shape, x._data.reshape(-1)[0])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.sum().expand(ctx.self_sym_sizes), None
 
 
 Select.scatter, SelectBackward.gather = SelectBackward, Select
@@ -662,7 +682,7 @@ def gather(x, dim=MISSING, index=MISSING, *, sparse_grad=False, position=2):
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
     if index._data.size == 0:  # PyTorch checks nothing more: an empty result of index's shape
-        return Gather.apply(x.reshape(-1), (np.zeros(0, dtype=np.int64),)).reshape(index.shape)
+        return GatherRepeat.apply(x, index.shape)
     if max(index.ndim, 1) != max(x.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
@@ -672,14 +692,13 @@ def gather(x, dim=MISSING, index=MISSING, *, sparse_grad=False, position=2):
                            f"{list(index.shape)} to be no larger than self {list(x.shape)} apart "
                            f"from dimension {dim}")
     picks = index._data
-    if x.ndim and picks.size:
-        size = x.shape[dim]
-        bad = picks[(picks < 0) | (picks >= size)]
-        if bad.size:
-            raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
-                               f"size {size}")
+    size = x.shape[dim] if x.ndim else 1
+    bad = picks[(picks < 0) | (picks >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
+                           f"size {size}")
     if x.ndim == 0:
-        return Gather.apply(x, ()).expand(index.shape) if picks.size else x.reshape(index.shape)
+        return GatherRepeat.apply(x, index.shape)
     grid = list(np.indices(picks.shape, sparse=True))
     grid[dim] = picks
     return Gather.apply(x, tuple(grid))

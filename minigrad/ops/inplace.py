@@ -476,6 +476,7 @@ def add_(x, other, alpha=1):
 
 
 def sub_(x, other, alpha=1):
+    _check_inplace(x)
     arithmetic._check_sub(x, as_tensor_operand(other, x))  # before the memory checks
     return inplace(x, arithmetic.sub, other, alpha)
 
