@@ -39,7 +39,10 @@ ONLY_FLOAT_GRAD_FACTORY = "Only Tensors of floating point and complex dtype can 
 # PyTorch names the dtypes in the message below by their C++ type and their ScalarType.
 # What a Python operator takes (anything else: NotImplemented, so that Python raises its own
 # TypeError, as PyTorch's operators do); NumPy arrays go on to NumPy's reflected operator.
-_OPERANDS = (numbers.Number, np.bool_, np.ndarray)  # and Tensor: added below its class
+# (NumPy's then converts the tensor with ``__array__`` and ``__array_wrap__`` makes its result a
+# tensor: NumPy's dtypes and values, as in PyTorch; ``==`` and ``!=`` take an array themselves).
+_OPERANDS = (numbers.Number, np.bool_)  # and Tensor: added below its class
+MISSING = object()  # an argument left out (PyTorch's TypeError then names it)
 _MASKED_FILL_FORMS = ("Tensor mask, Tensor value", "Tensor mask, Number value")
 
 _CPP_TYPE_NAMES = {"float32": ("float", "Float"), "float64": ("double", "Double"),
@@ -67,7 +70,7 @@ def _read_only(name):
     return refuse
 
 
-class Size(tuple):
+class Size(tuple):  # (named "minigrad.Size" below: Python's errors print torch.Size so)
     """The shape of a tensor: a tuple of ints that prints as ``minigrad.Size([2, 3])``.
 
     Example:
@@ -109,6 +112,8 @@ class Size(tuple):
         """The number of elements of a tensor of this shape."""
         return int(np.prod(self, dtype=np.int64))
 
+
+Size.__name__ = "minigrad.Size"  # (__qualname__ stays "Size": pickle finds it by that)
 
 _UNDELETABLE = {  # PyTorch's errors for ``del tensor.<name>``
     "data": "Deleting tensor data is not allowed. Delete tensor instead!",
@@ -373,6 +378,11 @@ class Tensor:
         array = self.numpy()
         return array if dtype is None else array.astype(dtype)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's result of ``x + array`` as a tensor (a bool result as uint8, as PyTorch)."""
+        array = np.asarray(array)
+        return Tensor._make(array.astype(np.uint8) if array.dtype == np.bool_ else array)
+
     @property
     def _version(self):
         if self._inference:
@@ -500,6 +510,7 @@ class Tensor:
         return self.to(_dtype.bool)
 
     def type_as(self, other):
+        ops.check_tensor_arg("type_as", "other", other, 1)
         return self.to(other.dtype)
 
     # ---------------------------------------------------------------- autograd state
@@ -692,7 +703,7 @@ class Tensor:
         return ops.div(self, other)
 
     def __rtruediv__(self, other):
-        if not isinstance(other, _OPERANDS):
+        if not isinstance(other, _DIVIDENDS):
             return NotImplemented
         return ops.reciprocal(self) * other
 
@@ -718,6 +729,8 @@ class Tensor:
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return ops.matmul(other, self)
 
     def __abs__(self):
@@ -730,8 +743,10 @@ class Tensor:
         ops.setitem(self, index, value)
 
     def __eq__(self, other):
-        if not isinstance(other, _OPERANDS):  # Python then compares identities: False
-            return NotImplemented
+        if not isinstance(other, _OPERANDS):
+            if not isinstance(other, np.ndarray):  # Python then compares identities: False
+                return NotImplemented
+            other = Tensor._make(other.copy())  # == takes an array (not !=, <, ...)
         return ops.eq(self, other)
 
     def __ne__(self, other):
@@ -917,17 +932,6 @@ class Tensor:
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
-    def cumsum(self, dim, *, dtype=None):
-        return ops.cumsum(self, dim, dtype=dtype)
-
-    def cumprod(self, dim, *, dtype=None):
-        return ops.cumprod(self, dim, dtype=dtype)
-
-    def flip(self, *dims):
-        """``x.flip(0)``, ``x.flip(0, 1)`` and ``x.flip((0, 1))`` all flip those dims."""
-        return ops.flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
-                        else dims)
-
     def softmax(self, dim=None, dtype=None):
         return ops.softmax(self, dim, dtype=dtype)
 
@@ -950,12 +954,14 @@ class Tensor:
         return ops.view(self, *shape)
 
     def view_as(self, other):
+        ops.check_tensor_arg("view_as", "other", other, 1)
         return ops.view(self, other.shape)
 
     def reshape(self, *shape):
         return ops.reshape(self, *shape)
 
     def reshape_as(self, other):
+        ops.check_tensor_arg("reshape_as", "other", other, 1)
         return ops.reshape(self, other.shape)
 
     def flatten(self, start_dim=0, end_dim=-1):
@@ -967,7 +973,13 @@ class Tensor:
     def t(self):
         return ops.t(self)
 
-    swapaxes = swapdims = transpose
+    def swapaxes(self, axis0=MISSING, axis1=MISSING):
+        for name, axis in (("axis0", axis0), ("axis1", axis1)):
+            if axis is MISSING:
+                raise TypeError(f'swapaxes() missing 1 required positional arguments: "{name}"')
+        return ops.transpose(self, axis0, axis1)
+
+    swapdims = transpose
 
     @property
     def T(self):
@@ -990,6 +1002,7 @@ class Tensor:
         return ops.expand(self, *shape)
 
     def expand_as(self, other):
+        ops.check_tensor_arg("expand_as", "other", other, 1)
         return ops.expand(self, other.shape)
 
     def contiguous(self):
@@ -1032,6 +1045,11 @@ class Tensor:
             return NotImplemented
         return ops.remainder(self, other)
 
+    def __rmod__(self, other):
+        if not isinstance(other, _OPERANDS):
+            return NotImplemented
+        return ops.remainder(other, self)
+
     def floor_divide(self, other):
         ops.check_overloads("floor_divide", (other,))
         return ops.floor_divide(self, other)
@@ -1047,7 +1065,7 @@ class Tensor:
         return ops.rfloor_divide(self, other)
 
     def masked_fill(self, mask, value):
-        ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS)
+        ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS, tensor_first=True)
         return ops.masked_fill(self, mask, value)
 
     def masked_select(self, mask):
@@ -1084,8 +1102,48 @@ class Tensor:
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
-    def gather(self, dim, index, *, sparse_grad=False):
-        return ops.gather(self, dim, index)
+    def gather(self, dim=MISSING, index=MISSING, *, sparse_grad=False):
+        return ops.gather(self, dim, index, position=1)
+
+    def scatter(self, dim, index, src=MISSING, *, value=None):
+        return ops.scatter(self, dim, index, src, value=value)
+
+    def scatter_(self, dim, index, src=MISSING, *, value=None):
+        return ops.scatter_(self, dim, index, src, value=value)
+
+    def scatter_add(self, dim, index, src):
+        return ops.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return ops.scatter_add_(self, dim, index, src)
+
+    def cumsum(self, dim=MISSING, *, dtype=None):
+        return ops.scan("cumsum", self, dim, dtype, position=1)
+
+    def cumsum_(self, dim=MISSING, *, dtype=None):
+        return ops.scan_("cumsum", self, dim, dtype)
+
+    def cumprod(self, dim=MISSING, *, dtype=None):
+        return ops.scan("cumprod", self, dim, dtype, position=1)
+
+    def cumprod_(self, dim=MISSING, *, dtype=None):
+        return ops.scan_("cumprod", self, dim, dtype)
+
+    def flip(self, *dims, **kwargs):
+        dims = dims or kwargs.pop("dims", ())
+        if kwargs:
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        if not dims:
+            raise TypeError('flip() missing 1 required positional arguments: "dims"')
+        return ops.flip_dims(self, dims)
+
+    def nextafter(self, other):
+        return ops.nextafter(self, other, position=1)
+
+    def nextafter_(self, other):
+        return ops.nextafter_(self, other)
 
     def nanmedian(self):
         return ops.nanmedian(self)
@@ -1103,6 +1161,7 @@ class Tensor:
         return ops.isfinite(self)
 
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        ops.check_tensor_arg("isclose", "other", other, 1)
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
     def logical_and(self, other):
@@ -1129,9 +1188,11 @@ class Tensor:
         return ops.minimum(self, other)
 
     def allclose(self, other, rtol=1e-05, atol=1e-08):
+        ops.check_tensor_arg("allclose", "other", other, 1)
         return ops.allclose(self, other, rtol, atol)
 
     def equal(self, other):
+        ops.check_tensor_arg("equal", "other", other, 1)
         return ops.equal(self, other)
 
 
@@ -1302,7 +1363,8 @@ class Tensor:
         return ops.remainder_(self, other)
 
     def masked_fill_(self, mask, value):
-        ops.check_overloads("masked_fill_", (mask, value), _MASKED_FILL_FORMS)
+        ops.check_overloads("masked_fill_", (mask, value), _MASKED_FILL_FORMS,
+                            tensor_first=True)
         return ops.masked_fill_(self, mask, value)
 
     def eq_(self, other):
@@ -1425,6 +1487,7 @@ class Tensor:
         return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
 
 _OPERANDS = (Tensor, float, int, *_OPERANDS)  # (float and int first: no ABC check for them)
+_DIVIDENDS = (*_OPERANDS, np.ndarray)  # array / x is array * (1 / x), by NumPy, as in PyTorch
 
 _TYPED_STORAGE_WARNED = []
 

@@ -200,5 +200,31 @@ def _graph_round():
     return [OpCase("sign", lambda lib, x: x.sign() * x, shapes((4,)))]
 
 
+
+def _parity_ops():
+    """Ops added by issue 12's parity round: scatters, running sums and products, flip,
+    nextafter (a zero in cumprod takes its other backward)."""
+    index = [[0, 2], [1, 1]]
+    return [
+        OpCase("scatter/src", lambda lib, x, s: x.scatter(1, lib.tensor(index), s),
+               shapes((2, 3), (2, 2))),
+        OpCase("scatter/value", lambda lib, x: x.scatter(1, lib.tensor(index), 2.5),
+               shapes((2, 3))),
+        OpCase("scatter_add", lambda lib, x, s: x.scatter_add(0, lib.tensor(index), s),
+               shapes((3, 3), (2, 2))),
+        OpCase("scatter_/src", lambda lib, x, s: (x * 1).scatter_(1, lib.tensor(index), s),
+               shapes((2, 3), (2, 2))),
+        OpCase("cumsum", lambda lib, x: x.cumsum(1), shapes((2, 3))),
+        OpCase("cumprod", lambda lib, x: x.cumprod(0), shapes((3, 2))),
+        OpCase("cumprod/zeros", lambda lib, x: (x * lib.tensor(
+            [1.0, 0.0, 1.0, 0.0], dtype=lib.float64)).cumprod(0), shapes((4,))),
+        OpCase("flip", lambda lib, x: x.flip(0, -1), shapes((2, 3))),
+        OpCase("nextafter", lambda lib, x, y: lib.nextafter(x, y), shapes((2, 3), (3,))),
+        OpCase("gather/0-d", lambda lib, x: x.sum().gather(0, lib.tensor([0, 0, 0])),
+               shapes((2,))),
+    ]
+
+
+
 CASES = (_losses() + _layers() + _inplace() + _samplers() + _edges() + _api_round()
-         + _graph_round())
+         + _graph_round() + _parity_ops())

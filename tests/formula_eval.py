@@ -378,7 +378,7 @@ HELPERS = {
     "stack": lambda gs, dim: np.stack(gs, axis=dim),
     "unbind": lambda g, dim: list(np.moveaxis(g, dim, 0)),
     "sum_tiles": sum_tiles, "prod_others": prod_others, "cumprod_grad": cumprod_grad,
-    "flip": lambda g, dims: np.flip(g, dims),
+    "flip": lambda g, dims: np.flip(g, dims) if np.ndim(g) else g,
     "cumsum": lambda g, dim: np.cumsum(g, axis=dim) if np.ndim(g) else g,
     "diagonal": diagonal, "diagonal_scatter": diagonal_scatter,
     "norm_slope": norm_slope, "per_class": per_class,

@@ -121,6 +121,17 @@ PROMOTION = {
     "int8-clamp_-float": "T.tensor([1, 2], dtype=T.int8).clamp_(0.5)",
     "bool-clamp_-int": "T.tensor([True, False]).clamp_(0, 1)",
     "float-add_-double": "T.ones(2).add_(T.ones(2, dtype=T.float64))",
+    # alpha takes no part in the result's dtype
+    "bool-add-bool-alpha": "T.tensor([True, False]).add(T.tensor([True, True]), alpha=2)",
+    "bool-add-bool-alpha-0": "T.tensor([True, False]).add(T.tensor([True, True]), alpha=0)",
+    "bool-add-bool-alpha-float": "T.tensor([True]).add(T.tensor([True]), alpha=2.5)",
+    "bool-add_-bool-alpha": "T.tensor([True]).add_(T.tensor([True]), alpha=2)",
+    "bool-sub-bool-alpha": "T.add(T.tensor([False]), T.tensor([True]), alpha=-1)",
+    "int-add-bool-alpha": "T.tensor([1]).add(T.tensor([True]), alpha=2)",
+    "float-add-bool-alpha": "T.tensor([1.0]).add(T.tensor([True]), alpha=2.5)",
+    "uint8-add-bool-alpha": "T.tensor([1], dtype=T.uint8).add(T.tensor([True]), alpha=-1)",
+    "bool-add-number-alpha": "T.tensor([True]).add(2, alpha=2)",
+    "float-add-true-alpha": "T.tensor([1.0]).add(True, alpha=2.5)",
 }
 
 

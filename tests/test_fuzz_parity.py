@@ -45,21 +45,27 @@ UNARY = ["neg", "abs", "exp", "log", "sqrt", "relu", "sigmoid", "tanh", "sin", "
          "zero_", "sigmoid_", "tanh_", "sqrt_", "floor_", "round_"]
 WITH_DIM = ["sum", "mean", "prod", "max", "min", "argmax", "amax", "amin", "softmax",
             "log_softmax", "logsumexp", "var", "std", "unsqueeze", "squeeze", "all", "any",
-            "median"]
+            "median", "cumsum", "cumprod", "flip", "cumsum_", "cumprod_"]
+NO_KEEPDIM = ("unsqueeze", "squeeze", "softmax", "log_softmax", "cumsum", "cumprod", "flip",
+              "cumsum_", "cumprod_")
 BINARY = ["add", "sub", "mul", "div", "pow", "remainder", "floor_divide", "maximum", "minimum",
           "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor",
           "matmul", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__truediv__",
           "__rtruediv__", "__mod__", "__floordiv__", "__pow__", "__rpow__", "__and__", "__or__",
           "__xor__", "__matmul__", "add_", "sub_", "mul_", "div_", "pow_", "copy_", "__iadd__",
           "__imul__", "__isub__", "__itruediv__", "fill_", "eq_", "lt_", "dot", "mm", "mv",
-          "clamp_min", "clamp_max", "isin"]
+          "clamp_min", "clamp_max", "isin", "nextafter", "nextafter_", "remainder_",
+          "floor_divide_", "ge_", "ne_", "expand_as", "view_as", "reshape_as", "type_as",
+          "isclose", "allclose", "equal", "clamp_max_"]
 REFLECTED = ("__radd__", "__rsub__", "__rtruediv__", "__rpow__")
 # The wider set: more methods, attributes and their setters, keyword forms, functional forms,
 # in-place changes through views, steps under no_grad, backward and autograd.grad (misuses too).
 MORE_UNARY = ["log1p", "sin_", "cos_", "log_", "reciprocal_", "square_", "trunc_", "ceil_",
               "sign_", "int", "short", "byte", "item", "tolist", "retain_grad", "detach_",
               "requires_grad_", "is_contiguous", "numel", "dim", "stride", "nelement",
-              "is_floating_point", "argmax", "clamp_min_", "log_softmax", "softmax"]
+              "is_floating_point", "argmax", "clamp_min_", "log_softmax", "softmax", "t_",
+              "squeeze_", "nanmedian", "isfinite", "isinf", "signbit", "size", "ndimension",
+              "element_size"]
 ATTRIBUTES = ["T", "mT", "is_leaf", "grad", "requires_grad", "data", "shape", "ndim", "dtype",
               "retains_grad", "output_nr", "_version"]
 SETTERS = {"requires_grad": [True, False, 1], "data": [("v",)], "grad": [("v",), None]}
@@ -78,9 +84,14 @@ KEYWORDS = [("sum", {"dim": ("dims", 0, 1)}), ("sum", {"dim": ("dims", -1,), "ke
             ("to", {"dtype": ("dtype", "float64"), "copy": True}),
             ("unflatten", {"dim": 0, "sizes": ("dims", 1, -1)}),
             ("movedim", {"source": 0, "destination": -1}), ("flatten", {"start_dim": 1}),
-            ("transpose", {"dim0": -1, "dim1": 0}), ("squeeze", {"dim": ("dims", 0, 1)})]
+            ("transpose", {"dim0": -1, "dim1": 0}), ("squeeze", {"dim": ("dims", 0, 1)}),
+            ("cumsum", {"dim": 0, "dtype": ("dtype", "float64")}), ("cumprod", {"dim": -1}),
+            ("flip", {"dims": ("dims", 0, -1)}), ("swapaxes", {"axis0": 0, "axis1": -1}),
+            ("scatter", {"dim": 0, "index": ("index", [0]), "value": 2.5}),
+            ("scatter_add", {"dim": -1, "index": ("index", [[0]]), "src": ("v",)})]
 FUNCTIONS = ["add", "sub", "mul", "div", "maximum", "minimum", "max", "min", "matmul", "eq",
-             "pow", "remainder", "isin", "cat", "stack", "where", "dot"]
+             "pow", "remainder", "isin", "cat", "stack", "where", "dot", "nextafter", "flip",
+             "cumsum", "gather"]
 NN_FUNCTIONS = ["relu", "sigmoid", "tanh", "softmax", "log_softmax", "mse_loss", "l1_loss",
                 "cross_entropy", "nll_loss", "binary_cross_entropy", "one_hot", "linear"]
 VIEWS = [("select", 0, 0), ("select", -1, 1), ("t",), ("flat",), ("slice", 0, 1), ("unsqueeze",),
@@ -90,7 +101,11 @@ VIEW_INPLACE = ["add_", "mul_", "zero_", "fill_", "copy_", "clamp_", "relu_", "s
 BACKWARDS = ["sum", "plain", "retain", "ones", "twice", "inputs", "create_graph"]
 GRADS = ["plain", "sum", "allow_unused", "create_graph", "ones", "twice"]
 SHAPE_OPS = ["reshape", "view", "expand", "permute", "transpose", "repeat", "narrow", "select",
-             "split", "chunk", "unbind", "index_select", "diagonal"]
+             "split", "chunk", "unbind", "index_select", "diagonal", "flip", "swapaxes",
+             "moveaxis", "split_with_sizes"]
+# scatter-like ops: (dim, index) and, but for gather, a source (an earlier result or a number)
+SCATTERS = ["scatter", "scatter_", "scatter_add", "scatter_add_", "gather"]
+SCATTER_INDICES = [[0], [0, 0], [[0]], [[1], [0]], [[0, 1]], [[0, 2], [1, 0]], [5], [-1], []]
 
 
 def _tensor_spec(draw):
@@ -116,7 +131,7 @@ def _step(draw, n):
     kind = draw(st.sampled_from(["unary", "dim", "binary", "binary", "shape", "index",
                                  "setitem", "clamp", "where", "cat", "masked_fill", "to",
                                  "more", "attr", "set", "kw", "fn", "nnf", "view_inplace",
-                                 "nograd", "backward", "grad", "index"]))
+                                 "nograd", "backward", "grad", "index", "scatter"]))
     x = ("v", draw(st.integers(0, n - 1)))
     dim = draw(st.integers(-3, 2))
     if kind in WIDER:
@@ -125,7 +140,7 @@ def _step(draw, n):
         return ("call", draw(st.sampled_from(UNARY)), [x])
     if kind == "dim":
         op = draw(st.sampled_from(WITH_DIM))
-        if op in ("unsqueeze", "squeeze", "softmax", "log_softmax"):
+        if op in NO_KEEPDIM:
             return ("call", op, [x, dim])
         return ("call", op, [x, dim, draw(st.booleans())])
     if kind == "binary":
@@ -155,7 +170,9 @@ def _step(draw, n):
                 "narrow": [[0, 0, 1], [1, 1, 2], [0, 2, 5]], "select": [[0, 0], [1, -1]],
                 "split": [[1], [2, 1]], "chunk": [[2], [2, 1]], "unbind": [[0], [1]],
                 "index_select": [[0, ("index", [0])], [0, ("index", [1, 0])],
-                                 [0, ("findex", [0.0])]], "diagonal": [[], [1], [0, 0, 1]]}
+                                 [0, ("findex", [0.0])]], "diagonal": [[], [1], [0, 0, 1]],
+                "flip": [[0], [0, 1], [-1]], "swapaxes": [[0, 1], [0, -1]],
+                "moveaxis": [[0, -1], [1, 0]], "split_with_sizes": [[[1, 2]], [[1, 1], 1]]}
         return ("call", op, [x, *draw(st.sampled_from(args[op]))])
     index = draw(st.sampled_from([0, -1, 1, 5, ("slice", 0, 2), ("slice", 1, None),
                                   ("none",), ("ellipsis",), ("tuple", 0, 0), ("mask",),
@@ -166,6 +183,15 @@ def _step(draw, n):
     if kind == "index":
         return ("getitem", None, [x, index])
     return ("setitem", None, [x, index, _operand(draw, n)])
+
+
+def _scatter(draw, n, x):
+    op = draw(st.sampled_from(SCATTERS))
+    dim = draw(st.integers(-2, 1))
+    index = ("index", draw(st.sampled_from(SCATTER_INDICES)))
+    if op == "gather":
+        return ("call", op, [x, dim, index])
+    return ("call", op, [x, dim, index, _operand(draw, n)])
 
 
 def _more(draw, n, x):
@@ -251,7 +277,7 @@ def _grad(draw, n, x):
 
 WIDER = {"more": _more, "attr": _attr, "set": _set, "kw": _kw, "fn": _fn, "nnf": _nnf,
          "view_inplace": _view_inplace, "nograd": _nograd, "backward": _backward,
-         "grad": _grad}
+         "grad": _grad, "scatter": _scatter}
 
 
 @st.composite

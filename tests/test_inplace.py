@@ -474,3 +474,93 @@ def _view_of_view_story(lib):
 
 def test_view_of_a_no_grad_view_refuses_inplace(oracle):
     assert plain(_view_of_view_story(minigrad)) == oracle(_view_of_view_story)
+
+
+# Fills write an expanded view (each memory location once per element that refers to it);
+# other in-place ops refuse it, and so does backward through such a write.
+EXPANDED_WRITES = [
+    "T.zeros(3).expand(2, 3).fill_(1)", "T.ones(3).expand(2, 3).zero_()",
+    "T.zeros(3, dtype=T.int64).expand(2, 3).fill_(7)", "T.zeros(()).expand(3).fill_(1)",
+    "(lambda b: (b.expand(2, 3).fill_(4), b, b._version))(T.zeros(3))",
+    "(lambda b: (b.expand(2, 3).masked_fill_(T.tensor([True, False, True]), 2.0), b))"
+    "(T.ones(3))",
+    "T.ones(3).expand(2, 3).masked_fill_(T.tensor([[True, False, True], [False, True, False]]),"
+    " 2.0)",
+    "T.ones(2, 1).expand(2, 3).masked_fill_(T.tensor([[True, False, False], [False, False, "
+    "False]]), 2.0)",
+    "T.zeros(3).expand(2, 3).masked_fill_(T.tensor([True, False, True]), T.tensor(2.0))",
+    "(lambda b: (b.expand(2, 3)[0].fill_(1), b))(T.zeros(3))",
+    "(lambda b: b.expand(2, 3).__setitem__(0, 1) or b)(T.zeros(3))",
+    "(lambda a: a.__setitem__((slice(None), 1), 5.0) or a)(T.zeros(3).expand(2, 3))",
+    "(lambda a: a.__setitem__(..., 5.0) or a)(T.zeros(3).expand(2, 3))",
+    "(lambda a: a.__setitem__([0, 1], 5.0) or a)(T.zeros(3).expand(2, 3))",
+    "(lambda a: a.__setitem__(T.tensor([[True, False, True], [False, False, False]]), "
+    "T.tensor([5.0, 6.0])) or a)(T.zeros(3).expand(2, 3))",
+    "T.zeros(3).expand(2, 3).fill_(T.tensor(1.0))", "T.zeros(3).expand(2, 3).mul_(2)",
+    "T.zeros(3).expand(2, 3).copy_(T.ones(2, 3))",
+    "(lambda b: (b.expand(2, 0).mul_(2), b.expand(2, 0).clamp_(0, 1), b))(T.ones(0))",
+    "(lambda b: (b.expand(2, 3).fill_(2), b))(T.ones(3, requires_grad=True).clone())",
+    "(lambda b: (b.expand(2, 3).fill_(2), b.sum().backward()))"
+    "(T.ones(3, requires_grad=True).clone())",
+]
+
+
+@pytest.mark.parametrize("src", EXPANDED_WRITES)
+def test_writes_to_an_expanded_view_match_torch(oracle, src):
+    agree(oracle, src)
+
+
+def _expanded_masked_fill_warning(lib):
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.zeros(3).expand(2, 3).masked_fill_(lib.tensor([True, False, True]), 1.0)
+    return [str(w.message).split(" (Triggered")[0] for w in caught]
+
+
+def test_masked_fill_on_an_expanded_view_warns_as_torch(oracle):
+    assert _expanded_masked_fill_warning(minigrad) == oracle(_expanded_masked_fill_warning)
+
+
+# An integer tensor takes no history from an in-place op (a float that requires grad written
+# into it), but from fill_ and masked_fill_ with a tensor value, as in PyTorch.
+INT_TARGETS = [
+    "(lambda i: (i.copy_(T.ones(2, requires_grad=True)), i.requires_grad, i.grad_fn))"
+    "(T.zeros(2, dtype=T.int64))",
+    "(lambda i: i.copy_(T.ones(2, requires_grad=True)).sum())(T.zeros(2, dtype=T.int32))",
+    "T.zeros(2, dtype=T.bool).copy_(T.ones(2, requires_grad=True))",
+    "(lambda i: (i.__setitem__(0, T.tensor(2.0, requires_grad=True)), i)[1])"
+    "(T.zeros(2, dtype=T.int64))",
+    "(lambda i: (i[0].copy_(T.tensor(2.0, requires_grad=True)), i)[1])(T.zeros(2, dtype=T.int64))",
+    "T.zeros(2, dtype=T.int64).scatter_(0, T.tensor([0]), T.tensor([2.0], requires_grad=True))",
+    "T.zeros(2, dtype=T.int64).fill_(T.tensor(2.0, requires_grad=True))",
+    "T.zeros(2, dtype=T.int64).masked_fill_(T.tensor([True, False]), T.tensor(2.0, "
+    "requires_grad=True))",
+    "T.zeros(2, dtype=T.int64).fill_(T.tensor(2.0, requires_grad=True)).sum()",
+    "T.zeros(2, 3, dtype=T.int64).ge_(T.zeros(3, requires_grad=True))",
+    "T.zeros(2, 3, dtype=T.int64).eq_(T.zeros(3, requires_grad=True)).sum()",
+    "(lambda i: (i.__setitem__(0, T.tensor(0.0, requires_grad=True)), i)[1])"
+    "(T.zeros(2, 1, dtype=T.int64))",
+]
+
+
+@pytest.mark.parametrize("src", INT_TARGETS)
+def test_an_integer_tensor_written_in_place_takes_history_as_in_torch(oracle, src):
+    agree(oracle, src)
+
+
+MEMORY_AND_SHAPES = [  # found by the differential fuzzer: which check PyTorch makes first
+    "(lambda x: x.t().div_(x))(T.tensor([[1.0], [2.0]]))",
+    "(lambda x: x[0].add_(x))(T.tensor([[1.0, 2.0], [3.0, 4.0]]))",
+    "(lambda x: x.expand(2, 2).add_(T.ones(3, 3)))(T.ones(2))",
+    "T.tensor(1, dtype=T.uint8).nextafter_(T.zeros(2, 3))",
+    "(lambda b: (b[[0, 1]].unsqueeze(0).add_(T.tensor(1.0, requires_grad=True)), b))"
+    "(T.zeros(2, 0))",
+    "(lambda v: (v.unsqueeze(0).add_(T.tensor(1.0, requires_grad=True)), v))"
+    "(T.zeros(2, 0)[[0, 1]])",
+]
+
+
+@pytest.mark.parametrize("src", MEMORY_AND_SHAPES)
+def test_memory_and_shape_checks_match_torch(oracle, src):
+    agree(oracle, src)

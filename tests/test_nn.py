@@ -632,3 +632,31 @@ FUNCTIONAL_CASES = {  # found by the differential fuzzer
 @pytest.mark.parametrize("src", FUNCTIONAL_CASES.values(), ids=FUNCTIONAL_CASES.keys())
 def test_functional_edge_matches_torch(oracle, src):
     agree(oracle, src)
+
+
+LINEAR = [  # PyTorch's paths: addmm for a matrix, one addmm on the rows of a contiguous input
+    # with a 1-D (or row) bias, else matmul then add_; bool has no kernel
+    "F.linear(T.ones(3, requires_grad=True), T.ones(4, 3), T.ones(4))",
+    "F.linear(T.ones(3, requires_grad=True), T.ones(4, 3), T.ones(1, 4))",
+    "F.linear(T.ones(3, requires_grad=True), T.ones(4, 3), T.tensor(1.0))",
+    "F.linear(T.ones(2, 2, 3, requires_grad=True), T.ones(4, 3), T.ones(4))",
+    "F.linear(T.ones(2, 2, 3, requires_grad=True), T.ones(4, 3), T.ones(2, 1, 4))",
+    "F.linear(T.ones(2, 2, 3, requires_grad=True), T.ones(4, 3), T.ones(1, 1))",
+    "F.linear(T.ones(2, 2, 3, requires_grad=True), T.ones(4, 3), T.tensor(1.0))",
+    "F.linear(T.ones(2, 2, 2, 3, requires_grad=True), T.ones(4, 3), T.ones(4))",
+    "F.linear(T.ones(3, 2, 2, requires_grad=True).movedim(0, -1), T.ones(4, 3), T.ones(4))",
+    "F.linear(T.ones(3, requires_grad=True), T.ones(3), T.tensor(1.0))",
+    "F.linear(T.ones(3), T.ones(3), T.ones(1))", "F.linear(T.ones(2, 3), T.ones(3), T.tensor(1.0))",
+    "F.linear(T.tensor([[True]]), T.tensor([[True]]))",
+    "F.linear(T.tensor([[True]]), T.tensor([[True]]), T.tensor([True]))",
+    "F.linear(T.tensor([True]), T.tensor([[True]]))",
+    "F.linear(T.tensor([True]), T.tensor([True]))",
+    "F.linear(T.tensor([[True]]), T.tensor([[True]]), T.tensor([1.0]))",
+    "F.linear(T.tensor([[1]]), T.tensor([[1]]), T.tensor([1]))",
+    "F.linear(T.ones(2, 0, dtype=T.bool), T.ones(4, 0, dtype=T.bool))",
+]
+
+
+@pytest.mark.parametrize("src", LINEAR)
+def test_linear_matches_torch(oracle, src):
+    agree(oracle, src.replace("F.", "T.nn.functional."))

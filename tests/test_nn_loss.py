@@ -222,3 +222,36 @@ FUZZ_CASES = {  # found by the differential fuzzer
 @pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
 def test_fuzz_case_matches_torch(oracle, src):
     agree(oracle, src.replace("F.", "T.nn.functional."), rtol=1e-6)
+
+
+CHECK_ORDER = {  # found by the differential fuzzer: the order of PyTorch's checks
+    "nll 1-D int32 target": "N(T.zeros(3), T.zeros(2, dtype=T.int32))",
+    "nll empty int32 target": "N(T.zeros(0), T.zeros(0, dtype=T.int32))",
+    "nll long input": "N(T.zeros(2, 3, dtype=T.int64), T.zeros(2, dtype=T.int64))",
+    "nll byte input": "N(T.zeros(0, 3, dtype=T.uint8), T.zeros(0, dtype=T.uint8))",
+    "nll bool input": "N(T.zeros(2, 3, dtype=T.bool), T.zeros(2, dtype=T.int64))",
+    "nll 1-D long input": "N(T.zeros(3, dtype=T.int64), T.zeros(2, dtype=T.int64))",
+    "nll 3-D target size": "N(T.zeros(3, 1, 2), T.zeros(3, 1, 2, dtype=T.int64))",
+    "nll 3-D long input": "N(T.zeros(3, 1, 2, dtype=T.int64), T.zeros(3, 2, dtype=T.int64))",
+    "nll 3-D bounds": "N(T.zeros(3, 1, 2), T.tensor([[5, 0], [1, 1], [0, 0]]))",
+    "nll int8 target": "N(T.zeros(2, 3), T.zeros(2, dtype=T.int8))",
+    "cross_entropy int32 target": "T.nn.functional.cross_entropy(T.zeros(2, 3), "
+                                  "T.zeros(2, dtype=T.int32))",
+    "l1_loss of bools": "T.nn.functional.l1_loss(True, True)",
+    "mse_loss of tuples": "T.nn.functional.mse_loss((1,), (1,))",
+    "bce of ints": "T.nn.functional.binary_cross_entropy(1, 1)",
+    "relu of a tuple": "T.nn.functional.relu((1,))",
+    "one_hot of a tuple": "T.nn.functional.one_hot((1,))",
+    "linear bool weight": "T.nn.functional.linear(T.ones(2), True)",
+    "bce target out of range": "T.nn.functional.binary_cross_entropy(T.tensor([0.5]), "
+                               "T.tensor([2.0]))",
+    "nll no classes": "N(T.zeros(2, 0), T.tensor([0, 1]))",
+    "bce input first": "T.nn.functional.binary_cross_entropy(T.tensor([2.0]), T.tensor([2.0]))",
+    "bce element order": "T.nn.functional.binary_cross_entropy(T.tensor([0.5, 2.0]), "
+                         "T.tensor([2.0, 0.5]))",
+}
+
+
+@pytest.mark.parametrize("src", CHECK_ORDER.values(), ids=CHECK_ORDER.keys())
+def test_checks_come_in_torchs_order(oracle, src):
+    agree(oracle, src.replace("N(", "T.nn.functional.nll_loss("))

@@ -272,9 +272,55 @@ FUZZ_CASES = {  # found by the differential fuzzer
     "xor shapes before dtype": "T.tensor([1, 2]) ^ T.zeros(0, 3, dtype=T.float64)",
     "dtype not iterable": "list(T.float32)",
     "masked_fill dtype value": "T.ones(2).masked_fill(T.ones(2) > 0, T.float32)",
+    "max(return type, x)": "T.max(T.ones(2).max(0), T.ones(2))",
+    "max(return type, int)": "T.max(T.ones(2).max(0), 0)",
+    "max(return type)": "T.max(T.ones(2).max(0))", "max(list)": "T.max([1, 2])",
+    "min(return type, x)": "T.min(T.ones(2).min(0), T.ones(2))",
+    "max(x, return type)": "T.max(T.ones(2), T.ones(2).max(0))",
+    "matmul(return type, x)": "T.matmul(T.ones(2).min(0), T.ones(2))",
+    "masked_fill bool mask": "T.ones(2).masked_fill(True, 1.0)",
+    "masked_fill_ int mask": "T.ones(2).masked_fill_(1, 1.0)",
+    "masked_fill Size mask": "T.ones(2).masked_fill(T.ones(2).shape, 1.0)",
+    "setitem Size": "(lambda i: i.__setitem__(0, T.ones(2).shape))(T.ones(2, dtype=T.int32))",
+    "div Size": "T.div(T.ones(2).shape, T.ones(2).shape)",
+    "div trunc bool int": "T.div(T.tensor([True, False]), T.tensor(3), rounding_mode='trunc')",
+    "div trunc int8 bool": "T.div(T.tensor([5, -5], dtype=T.int8), T.tensor([True, True]), "
+                           "rounding_mode='trunc')",
+    "masked_fill_ mask overlaps": "(lambda v: v.squeeze(-2).masked_fill_(v, float('nan')))"
+                                  "(T.tensor([[[True, False]]]))",
+    "masked_fill_ mask is self": "(lambda b: b.masked_fill_(b, 2.5))(T.tensor([True, False]))",
+    "clamp_min_ bool": "T.tensor([True]).clamp_min_(True)",
+    "clamp bool": "T.tensor([True]).clamp(True, True)",
+    "clamp_max bool": "T.tensor([True]).clamp(max=True)",
+    "clamp empty bool": "T.tensor([], dtype=T.bool).clamp(True, True)",
+    "t_ 3-D": "T.ones(2, 1, 2).t_()",
+    "gather 0-d": "T.tensor(2.0, requires_grad=True).gather(0, T.tensor([0, 0]))",
+    "gather 0-d out of bounds": "T.tensor(2.0).gather(0, T.tensor([5]))",
+    "gather 0-d 0-d index": "T.tensor(2.0, requires_grad=True).gather(0, T.tensor(0))",
+    "gather 0-d empty": "T.tensor(2.0, requires_grad=True).gather(0, T.tensor([], dtype=T.int64))",
+    "soft cross_entropy no class": "T.nn.functional.cross_entropy(T.zeros(2, 0), T.zeros(2, 0))",
+    "sub bools alpha": "T.tensor([True, False]).sub(T.tensor([True, False]), alpha=0.5)",
+    "sub_ leaf before bool": "T.zeros(0, 3, requires_grad=True).sub_(T.zeros(0, 3, dtype=T.bool))",
+    "cumprod_ empty bool": "T.tensor([], dtype=T.bool).cumprod_(0)",
+    "cumsum empty to bool": "T.tensor([], dtype=T.bool).cumsum(0, dtype=T.bool)",
 }
 
 
 @pytest.mark.parametrize("src", FUZZ_CASES.values(), ids=FUZZ_CASES.keys())
 def test_fuzz_case_matches_torch(oracle, src):
+    agree(oracle, src)
+
+
+REMAINDER_NUMBER_SELF = {  # PyTorch's Scalar-self form has no derivative: a NotImplemented node
+    "node": "T.remainder(2.0, T.tensor([1.0, 3.0], requires_grad=True))",
+    "backward": "T.remainder(2.0, T.tensor([1.0, 3.0], requires_grad=True)).sum().backward()",
+    "operator": "2 % T.tensor([1.0, 3.0], requires_grad=True)",
+    "ints": "T.remainder(2, T.tensor([0, 3]))",
+    "empty": "T.remainder(2, T.zeros(2, 0, requires_grad=True))",
+    "numbers": "T.remainder(2, 3)",
+}
+
+
+@pytest.mark.parametrize("src", REMAINDER_NUMBER_SELF.values(), ids=REMAINDER_NUMBER_SELF.keys())
+def test_remainder_of_a_number_matches_torch(oracle, src):
     agree(oracle, src)

@@ -36,3 +36,19 @@ CASES = {
 @pytest.mark.parametrize("src", CASES.values(), ids=CASES.keys())
 def test_matches_torch(oracle, src):
     agree(oracle, src)
+
+
+UNFLATTEN = [  # PyTorch's size inference, its errors passed on as "unexpected" ones
+    "T.zeros(2, 0).unflatten(-1, (0, -1))", "T.zeros(2, 0).unflatten(-1, (-1, 0))",
+    "T.zeros(2, 0).unflatten(-1, (-1, -1))", "T.zeros(2, 0).unflatten(-1, (0, 0))",
+    "T.zeros(2, 0).unflatten(-1, (-1, 5))", "T.zeros(2, 0).unflatten(-1, (5, -1))",
+    "T.zeros(2, 0).unflatten(-1, ())", "T.zeros(2, 3).unflatten(-1, (-1, -1))",
+    "T.zeros(2, 3).unflatten(-1, (2, -1))", "T.zeros(2, 3).unflatten(-1, (-2, -1))",
+    "T.zeros(2, 3).unflatten(-1, (0, -1))", "T.zeros(0).unflatten(0, (2, -1, 3))",
+    "T.zeros(6).unflatten(0, (2, -1))",
+]
+
+
+@pytest.mark.parametrize("src", UNFLATTEN)
+def test_unflatten_matches_torch(oracle, src):
+    agree(oracle, src)

@@ -339,3 +339,46 @@ NO_GRAD_VIEW_CASES = {  # a view made under no_grad of a leaf: requires grad, gr
 def test_no_grad_view_matches_torch(oracle, src):
     agree(oracle, f"(lambda X: {src})(T.tensor([-1.0], requires_grad=True))",
           names={"W": _no_grad_view})
+
+
+# A NumPy array as an operand: a tensor's operator declines it, NumPy's reflected operator
+# computes with NumPy's dtypes and values and ``__array_wrap__`` makes the result a tensor, as in
+# PyTorch; ``==`` takes the array itself; function forms refuse it.
+NUMPY_OPERANDS = [
+    "T.tensor([1.0, 2.0]) + np.array(2.0)",
+    "T.tensor([1.0, 2.0]) + np.array(2.0, dtype=np.float32)",
+    "T.tensor([1.0, 2.0]) + np.array([2, 1])",
+    "T.tensor([1, 2]) + np.array([2, 1], dtype=np.int32)",
+    "T.tensor([1.0, 2.0]) - np.array([2.0, 1.0])", "T.tensor([1.0, 2.0]) * np.array([True, False])",
+    "T.tensor([1.0, 2.0]) / np.array([2.0, 1.0])", "T.tensor([1.0, 2.0]) ** np.array([2.0, 1.0])",
+    "T.tensor([3, 4]) // np.array([2, 3])", "T.tensor([3, 4]) % np.array([2, 3])",
+    "T.tensor([1.0, 2.0]) @ np.array([2.0, 1.0])", "T.tensor([True]) & np.array([True])",
+    "T.tensor([1.0, 2.0], requires_grad=True) + np.array([2.0, 1.0])",
+    "T.tensor([1.0, 2.0]) == np.array([2.0, 1.0])", "np.array([1.0, 2.0]) == T.tensor([1.0, 2.0])",
+    "T.tensor([1.0, 2.0]) != np.array([2.0, 1.0])", "T.tensor([1.0, 2.0]) < np.array([2.0, 1.0])",
+    "np.array([1.0, 2.0]) + T.tensor([1.0, 2.0])", "np.array([1.0, 2.0]) * T.tensor([1.0, 2.0])",
+    "np.array([1.0, 2.0]) / T.tensor([1.0, 2.0])", "np.array([1.0, 2.0]) @ T.tensor([1.0, 2.0])",
+    "np.float64(2.0) - T.tensor([1.0, 2.0])", "T.tensor([1, 2]) * np.int8(2)",
+    "T.tensor([1.0, 2.0]).__iadd__(np.array([2.0, 1.0]))",
+    "(lambda t: (t.__iadd__(np.array([2.0, 1.0])), t))(T.tensor([1.0, 2.0]))",
+    "T.add(T.tensor([1.0, 2.0]), np.array([2.0, 1.0]))", "T.tensor([1.0, 2.0]).mul(np.array(2.0))",
+    "T.maximum(T.tensor([1.0, 2.0]), np.array([2.0, 1.0]))",
+    "T.eq(T.tensor([1.0, 2.0]), np.array([2.0, 1.0]))", "T.lt(T.tensor([1.0]), [1.0])",
+]
+
+
+@pytest.mark.parametrize("src", NUMPY_OPERANDS)
+def test_numpy_operands_match_torch(oracle, src):
+    agree(oracle, src, names={"np": np})
+
+
+OTHER_TENSOR = [  # found by the differential fuzzer
+    "T.zeros(2).reshape_as(1)", "T.zeros(2).view_as(1)", "T.zeros(2).expand_as(1)",
+    "T.zeros(2).type_as(1)", "T.zeros(2, 3).swapaxes(axis0=0, axis1=1)",
+    "T.zeros(2, 3).swapdims(dim0=0, dim1=1)", "T.zeros(2, 3).swapaxes(0)",
+]
+
+
+@pytest.mark.parametrize("src", OTHER_TENSOR)
+def test_other_tensor_arguments_match_torch(oracle, src):
+    agree(oracle, src)

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 import minigrad
+from minigrad import _dtype
 from minigrad.grad_mode import no_grad
 from minigrad.nn._conv_functional import (
     conv1d,
@@ -59,18 +60,26 @@ def linear(input, weight, bias=None):  # noqa: A002 - PyTorch's argument name
         >>> F.linear(minigrad.ones(1, 2), minigrad.ones(3, 2), minigrad.zeros(3))
         tensor([[2., 2., 2.]])
     """
+    check_tensor_arg("linear", "input", input, 1)
+    check_tensor_arg("linear", "weight", weight, 2)
+    if bias is not None:
+        check_tensor_arg("linear", "bias", bias, 3)
     if input.ndim == 0 or weight.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
                            f"{input.ndim}D and {weight.ndim}D")
-    if input.ndim == 2 and weight.ndim == 2 and bias is not None:
+    if input.ndim == 2 and bias is not None:
         return minigrad.addmm(bias, input, weight.t())
     if input.ndim == 2 and weight.ndim == 2:
         return input.mm(weight.t())
+    if bias is not None and input.is_contiguous() and (bias.ndim == 1 or (
+            bias.ndim == 2 and bias.shape[0] == 1 and bias.shape[1] != 1)):
+        batch = input.shape[:-1]  # PyTorch's fused path: one addmm on the rows, viewed back
+        out = minigrad.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
+        return out.view(*batch, weight.shape[0])
+    out = input.matmul(weight.t())
     if bias is None:
-        return input.matmul(weight.t())
-    batch = input.shape[:-1]
-    out = minigrad.addmm(bias, input.reshape(-1, input.shape[-1]), weight.t())
-    return out.view(*batch, weight.shape[0])
+        return out
+    return out.add_(bias) if out._base is None else out + bias  # (1-D input: a view here)
 
 
 def relu(input, inplace=False):  # noqa: A002
@@ -80,6 +89,7 @@ def relu(input, inplace=False):  # noqa: A002
         >>> F.relu(minigrad.tensor([-1.0, 2.0]))
         tensor([0., 2.])
     """
+    check_tensor_arg("relu", "input", input, 1)
     return input.relu()
 
 
@@ -209,6 +219,7 @@ def embedding(input, weight, padding_idx=None):  # noqa: A002
 
 def one_hot(tensor, num_classes=-1):
     """An int64 tensor with a 1 at each index of ``tensor`` in a new last dimension."""
+    check_tensor_arg("one_hot", "input", tensor, 1)
     idx = tensor._data
     if idx.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
@@ -242,7 +253,7 @@ def _legacy_reduction(size_average, reduce, reduction):
 
 
 def _target_size_warning(input, target):  # noqa: A002
-    if target.shape != input.shape:
+    if target.size() != input.size():  # (PyTorch's AttributeError for a non-tensor)
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
                       f"({input.shape}). This will likely lead to incorrect results due to "
                       "broadcasting. Please ensure they have the same size.", UserWarning,
@@ -300,9 +311,18 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100,  
     _check_nll_nd(input, target)
     if input.ndim <= 2 and target.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if target._data.dtype.kind not in "iu":
+    if (input.ndim == 3 or input.ndim > 4) and target.shape[1:] != input.shape[2:]:
+        raise RuntimeError(f"Expected target size {[input.shape[0], *input.shape[2:]]}, got "
+                           f"{list(target.shape)}")
+    if target._data.dtype not in (np.int64, np.uint8):
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {target.dtype.tensor_type[:-6]}")
+    if input.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
+    if not input.dtype.is_floating_point:
+        kernel = "nll_loss_out_frame" if input.ndim <= 2 else "nll_loss2d_forward_out_frame"
+        raise _dtype.not_implemented(kernel, input.dtype)
     if input.ndim >= 2 and target.ndim >= 1 and input.shape[0] != target.shape[0]:
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target "
                          f"batch_size ({target.shape[0]}).")
@@ -325,9 +345,6 @@ def _check_nll_nd(input, target):  # noqa: A002 - PyTorch's name
                              f"batch_size ({batch}).")
         if target.ndim == 0:
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    elif target.ndim == 1 and target.shape[0] != 1:
-        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100,  # noqa: A002
@@ -378,7 +395,8 @@ def _soft_cross_entropy(log_probs, target, weight, reduction, label_smoothing, c
     total = -weighted.sum()
     if reduction == "sum":
         return total
-    count = log_probs.numel() // n_classes if log_probs.ndim > 1 else 1
+    count = log_probs.numel() // n_classes if n_classes else float("nan")  # (0/0, as PyTorch)
+    count = count if log_probs.ndim > 1 else 1
     return DivScalar.apply(total, count)  # a DivBackward1, as in PyTorch
 
 
@@ -405,7 +423,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None,  # noqa:
         tensor(0.6931)
     """
     reduction = _legacy_reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
+    if target.size() != input.size():
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input "
                          f"size ({input.shape}) is deprecated. Please ensure they have the same "
                          "size.")

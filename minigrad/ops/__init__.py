@@ -22,6 +22,7 @@ from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
 from minigrad.ops.sampling import *  # noqa: F403
+from minigrad.ops.scatter import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
 from minigrad.ops.statistics import *  # noqa: F403
 from minigrad.ops.storage import *  # noqa: F403

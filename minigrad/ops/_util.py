@@ -8,7 +8,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad._errstate import QUIET, quiet_var
 from minigrad.grad_mode import inference_blocks as _inference_blocks
-from minigrad.tensor import Tensor
+from minigrad.tensor import Size, Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
@@ -138,7 +138,7 @@ def as_input(op, value):
     if isinstance(value, (Tensor, *_NUMBERS)):
         return as_tensor_operand(value, None)
     raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
-                    f"{type(value).__name__}")
+                    f"{type_name(value)}")
 
 
 def cast_numbers(a, b):
@@ -197,7 +197,9 @@ def type_name(value):
     """A value's type as PyTorch's argument errors name it: ``list``, ``numpy.ndarray``,
     ``torch.return_types.max`` (minigrad's return types carry that dotted name)."""
     cls = type(value)
-    return f"numpy.{cls.__name__}" if cls.__module__ == "numpy" else cls.__name__
+    if cls.__module__ == "numpy":
+        return f"numpy.{cls.__name__}"
+    return "minigrad.Size" if cls is Size else cls.__name__
 
 
 def check_tensor_arg(op, name, value, position):

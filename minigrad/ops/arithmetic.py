@@ -18,6 +18,7 @@ from minigrad.ops._util import (
     quiet,
     result_dtype,
     sum_to,
+    type_name,
     zero_grad,
 )
 from minigrad.tensor import Tensor
@@ -49,7 +50,7 @@ def _check_sub(a, b):
         raise RuntimeError(_dtype.SUB_BOOL)
 
 
-_OPERAND_TYPES = (Tensor, float, int, numbers.Number, np.bool_, np.ndarray)  # (no ABC check first)
+_OPERAND_TYPES = (Tensor, float, int, numbers.Number, np.bool_)  # (float, int: no ABC check)
 
 
 def _operand(b, a, op):
@@ -104,11 +105,16 @@ def _binary(ufunc, a, b, float_result=False):
     return out
 
 
-def _scaled(b, alpha):
-    """``alpha * b`` for the forward of ``add``/``sub`` (b keeps its kind: number or tensor)."""
+def _scaled(b, alpha, a):
+    """``alpha * b`` for the forward of ``a + alpha * b`` (b keeps its kind: number or
+    tensor)."""
     if alpha == 1:
         return b
     kind = WrappedNumber if type(b) is WrappedNumber else Tensor
+    if b._data.dtype == a._data.dtype == np.bool_:  # alpha takes no part in the dtype: bool
+        return kind._make(b._data & bool(alpha))
+    if kind is Tensor and b._data.dtype != a._data.dtype:  # b in the result's dtype first
+        b = Tensor._make(b._data.astype(result_dtype(a, b)))
     return kind._make(_binary(np.multiply, b, as_tensor_operand(alpha, b)))
 
 
@@ -122,7 +128,7 @@ class Add(_Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
-        return _binary(np.add, a, _scaled(b, alpha))
+        return _binary(np.add, a, _scaled(b, alpha, a))
 
     @staticmethod
     def backward(ctx, grad):
@@ -144,7 +150,7 @@ class Sub(_Op):
     def forward(ctx, a, b, alpha=1):
         _check_sub(a, b)
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
-        return _binary(np.subtract, a, _scaled(b, alpha))
+        return _binary(np.subtract, a, _scaled(b, alpha, a))
 
     @staticmethod
     def backward(ctx, grad):
@@ -526,6 +532,7 @@ def _rounded_quotient(a, b, rounding_mode):
     if rounding_mode == "floor":
         return _binary(np.floor_divide, a, b)
     if kind in "iu":  # |a| // |b| with the sign of a·b, exact for int64
+        data_a, data_b = data_a.astype(dtype or data_a.dtype), data_b.astype(dtype or data_a.dtype)
         out = np.floor_divide(np.abs(data_a), np.abs(data_b)) * np.sign(data_a) * np.sign(data_b)
         return out.astype(dtype or data_a.dtype)
     return np.trunc(_binary(np.true_divide, a, b, float_result=True))
@@ -593,9 +600,33 @@ def rfloor_divide(a, c):
     return FloorDivide.apply(as_tensor_operand(c, a), a)
 
 
+class RemainderNumberSelf(FloorDivide):
+    """z = c mod b for a number c (``minigrad.remainder(2, x)``). PyTorch defines no derivative
+    for this form: its node raises."""
+
+    node_name = "NotImplemented"
+    aten_name = "remainder"
+
+    @staticmethod
+    def forward(ctx, c, b):
+        _check_remainder(c, b)
+        return _binary(np.remainder, c, b)
+
+
+RemainderNumberSelf._backward_cls.name = qualified_node_name
+
+
 def remainder(a, b):
     if not isinstance(a, Tensor):  # minigrad.remainder(2, x): PyTorch's Scalar-self form
+        if not isinstance(b, Tensor):
+            raise TypeError(f"remainder() received an invalid combination of arguments - got "
+                            f"({type_name(a)}, {type_name(b)}), but expected one of:\n"
+                            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+                            " * (Number self, Tensor other)\n"
+                            " * (Tensor input, Number other, *, Tensor out = None)\n")
         a = as_input("remainder", a)
+        if isinstance(b, Tensor):
+            return RemainderNumberSelf.apply(a, b)
     if isinstance(b, (bool, int, float, np.number, np.bool_)):
         return RemainderScalar.apply(a, b)
     return Remainder.apply(a, _operand(b, a, "remainder"))
@@ -623,6 +654,7 @@ def sub(a, b, alpha=1):
     b = _operand(b, a, "sub")
     if alpha == 1:
         return Sub.apply(a, b)
+    _check_sub(a, b)  # (before alpha's check)
     _check_alpha(a, b, alpha)
     return Sub.apply(a, b, alpha)
 

@@ -4,19 +4,21 @@
 Comparison results are bool tensors outside the graph: they never require grad, as in PyTorch.
 """
 
+import numbers
+
 import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
-    WrappedNumber,
     as_tensor_operand,
     cast_numbers,
     check_tensor_arg,
     quiet,
     result_dtype,
     sum_to,
+    type_name,
 )
 from minigrad.ops.arithmetic import broadcast_error, divided
 from minigrad.ops.combine import masked_fill, where
@@ -26,19 +28,17 @@ __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", 
            "less", "less_equal", "not_equal", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "isnan",
            "isinf", "isfinite", "signbit", "allclose", "isclose", "equal", "maximum", "minimum",
-           "isin"]
+           "isin", "Nextafter", "nextafter", "nextafter_"]
 
 
 def _operand(op, a, b):
     """``b`` as a tensor; PyTorch's TypeError for an operand that is neither tensor nor number."""
-    try:
+    if isinstance(b, (Tensor, numbers.Number, np.bool_)):
         return as_tensor_operand(b, a)
-    except TypeError:
-        raise TypeError(
-            f"{op}() received an invalid combination of arguments - got (Tensor, "
-            f"{type(b).__name__}), but expected one of:\n"
-            " * (Tensor input, Tensor other, *, Tensor out = None)\n"
-            " * (Tensor input, Number other, *, Tensor out = None)\n") from None
+    raise TypeError(
+        f"{op}() received an invalid combination of arguments - got (Tensor, {type_name(b)}), "
+        "but expected one of:\n * (Tensor input, Tensor other, *, Tensor out = None)\n"
+        " * (Tensor input, Number other, *, Tensor out = None)\n")
 
 
 @quiet  # comparisons with NaN are False, silently
@@ -151,9 +151,7 @@ def signbit(a):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """True where ``|a - b| <= atol + rtol * |b|`` (elementwise)."""
-    b = _operand("isclose", a, b)
-    if type(b) is WrappedNumber:  # NB: PyTorch wants a tensor here; a number takes a's dtype
-        b = WrappedNumber._make(b._data.astype(a._data.dtype))
+    _check_tensor("isclose", b)
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"{a.dtype.tensor_type[:-6]} did not match {b.dtype.tensor_type[:-6]}")
     _broadcast(np.add, a, b)  # PyTorch's message when the shapes do not broadcast
@@ -167,6 +165,7 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
         >>> minigrad.allclose(minigrad.tensor([1.0, 2.0]), minigrad.tensor([1.0, 2.0 + 1e-9]))
         True
     """
+    _check_tensor("allclose", b)
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
 
 
@@ -183,7 +182,7 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
                         f"({type(elements).__name__}, {type(test_elements).__name__}), but "
                         "expected one of:")
     for t in (elements, test_elements):
-        if isinstance(t, Tensor) and t._data.dtype == np.bool_:
+        if isinstance(t, (bool, np.bool_)) or isinstance(t, Tensor) and t._data.dtype == np.bool_:
             raise RuntimeError("Unsupported input type encountered for isin(): Bool")
     values = np.asarray(elements._data if isinstance(elements, Tensor) else elements)
     tests = np.asarray(test_elements._data if isinstance(test_elements, Tensor)
@@ -193,13 +192,14 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False):
 
 def equal(a, b):
     """Whether ``a`` and ``b`` have the same shape and the same values: a Python bool."""
+    _check_tensor("equal", b)
     return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
 
 
-def _check_tensor(op, other):
+def _check_tensor(op, other, position=2):
     if not isinstance(other, Tensor):
-        raise TypeError(f"{op}(): argument 'other' (position 2) must be Tensor, not "
-                        f"{type(other).__name__}")
+        raise TypeError(f"{op}(): argument 'other' (position {position}) must be Tensor, not "
+                        f"{type_name(other)}")
 
 
 class Maximum(_Op):
@@ -273,3 +273,52 @@ def minimum(a, b):
     check_tensor_arg("minimum", "input", a, 1)
     _check_tensor("minimum", b)
     return Minimum.apply(a, b)
+
+
+class Nextafter(_Op):
+    """z = the next floating-point number after a towards b;  ∂z/∂a = 1, ∂z/∂b = 0 (PyTorch's
+    formula: a step of one unit in the last place counts as no change)."""
+
+    node_name = "NextafterBackward0"
+    formula = ("grad", "0 * grad")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        try:
+            np.broadcast_shapes(a.shape, b.shape)
+        except ValueError:
+            raise broadcast_error(a, b) from None
+        dtype = result_dtype(a, b)
+        if dtype.kind != "f":
+            raise _dtype.not_implemented("nextafter_cpu", _dtype.from_numpy_dtype(dtype))
+        try:
+            return np.nextafter(a._data.astype(dtype), b._data.astype(dtype))
+        except ValueError:
+            raise broadcast_error(a, b) from None
+
+    @staticmethod
+    def backward(ctx, grad):
+        need_a, need_b = ctx.needs_input_grad
+        return (sum_to(grad, ctx.shapes[0]) if need_a else None,
+                sum_to(grad * 0, ctx.shapes[1]) if need_b else None)
+
+
+def nextafter(a, b, position=2):
+    """The next float after each element of ``a`` in the direction of ``b``.
+
+    Example:
+        >>> minigrad.nextafter(minigrad.tensor([1.0]), minigrad.tensor([2.0])) > 1
+        tensor([True])
+    """
+    check_tensor_arg("nextafter", "input", a, 1)
+    _check_tensor("nextafter", b, position)
+    return Nextafter.apply(a, b)
+
+
+def nextafter_(a, b):
+    """``nextafter`` in place."""
+    from minigrad.ops.inplace import check_inplace_shape, inplace
+    _check_tensor("nextafter_", b, 1)
+    check_inplace_shape(a, b)  # PyTorch checks the output's shape before the dtypes
+    return inplace(a, nextafter, b)

@@ -11,6 +11,7 @@ A gather (select, slice, index) and the scatter that is its backward are a pair 
 other's derivative, so that gradients of gradients work. Repeated indices accumulate.
 """
 
+import math
 import numbers
 
 import numpy as np
@@ -26,7 +27,7 @@ from minigrad.ops._util import (
     type_name,
     zero_grad,
 )
-from minigrad.tensor import Tensor
+from minigrad.tensor import MISSING, Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
            "IndexBackward", "IndexAdd", "ScatterAdd", "Scatter", "IndexPut", "CopySlices",
@@ -39,6 +40,9 @@ BAD_INDEX_TENSOR = "tensors used as indices must be long, int, byte or bool tens
 PARTIAL_OVERLAP = ("unsupported operation: some elements of the input tensor and the written-to "
                    "tensor refer to a single memory location. Please clone() the tensor before "
                    "performing the operation.")
+OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
+               "a single memory location. Please clone() the tensor before performing the "
+               "operation.")
 ZERO_DIM = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
@@ -172,6 +176,25 @@ class Gather(Index):
     """y[i][j] = x[i][index[i][j]] (along ``dim``);  ∂y/∂x = grad added back at those places."""
 
     node_name = "GatherBackward0"
+
+
+class GatherRepeat(Gather):
+    """``gather`` from a 0-d x (its one element, repeated) or with an empty index (nothing):
+    y = x at every place;  ∂y/∂x = Σ grad (zeros of x's shape when nothing was picked)."""
+
+    node_name = "GatherBackward0"
+    formula = ("expand(sum(grad), self_sym_sizes)",)
+
+    @staticmethod
+    def forward(ctx, x, shape):
+        ctx.self_sym_sizes = tuple(x.shape)
+        if x._data.size == 0 or math.prod(shape) == 0:
+            return np.zeros(shape, dtype=x._data.dtype)
+        return np.full(shape, x._data.reshape(-1)[0])
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad.sum().expand(ctx.self_sym_sizes), None
 
 
 Select.scatter, SelectBackward.gather = SelectBackward, Select
@@ -555,7 +578,14 @@ class CopySlices(_SetItem):
     node_name = "CopySlices"
 
     @staticmethod
+    def forward(ctx, x, value, index, plan):
+        ctx.overlapping = getattr(plan, "overlapping", False)
+        return _SetItem.forward(ctx, x, value, index, plan)
+
+    @staticmethod
     def backward(ctx, grad):
+        if ctx.overlapping:  # the view written was expanded: its gradient cannot be put back
+            raise RuntimeError(OVERLAPPING)
         plan = ctx.plan
         if plan.arrays:  # an index put, or an op changing a view in place
             return _SetItem.backward(ctx, grad)
@@ -661,9 +691,12 @@ def setitem(x, index, value):
         check_leaf(x, through_view)  # a copy into the region expands its source first
     if source is not None and not plan.arrays:  # a copy checks the shapes first
         _check_source(x, source, plan)
-    if not x._data.flags.writeable:  # NB: PyTorch writes into an expanded tensor anyway
-        raise RuntimeError(OVERLAPPING)
-    return inplace(x, op.apply, value, _frozen(index), plan)
+    if not plan.arrays and not x._data.flags.writeable:  # an expanded x: the region written
+        region = _region(x._data, plan)  # may not repeat a memory location (index_put may)
+        if region.size > 1 and 0 in [st for st, n in zip(region.strides, region.shape) if n > 1]:
+            raise RuntimeError(OVERLAPPING)
+    fills = source is not None and source.ndim == 0 and len(region_shape) > 0  # PyTorch: fill_
+    return inplace(x, op.apply, value, _frozen(index), plan, int_history=fills and not plan.arrays)
 
 
 def _check_source(x, value, plan):
@@ -701,6 +734,20 @@ def _dense(a):
     return a.flags.c_contiguous or a.flags.f_contiguous
 
 
+def _check_gather_args(dim, index, position):
+    """PyTorch's TypeErrors for gather's arguments (``position``: 1 for the method)."""
+    if not isinstance(dim, numbers.Integral) or isinstance(dim, bool):
+        if dim is MISSING:
+            raise TypeError('gather() missing 1 required positional arguments: "dim"')
+        raise TypeError(f"gather(): argument 'dim' (position {position}) must be int, not "
+                        f"{type_name(dim)}")
+    if not isinstance(index, Tensor):
+        if index is MISSING:
+            raise TypeError('gather() missing 1 required positional arguments: "index"')
+        raise TypeError(f"gather(): argument 'index' (position {position + 1}) must be Tensor, "
+                        f"not {type_name(index)}")
+
+
 def _frozen(index):
     """The index with its tensors as NumPy copies: not an input of the node, and safe from
     later in-place changes."""
@@ -709,7 +756,7 @@ def _frozen(index):
     return index._data.copy() if isinstance(index, Tensor) else index
 
 
-def gather(x, dim, index, *, sparse_grad=False):
+def gather(x, dim=MISSING, index=MISSING, *, sparse_grad=False, position=2):
     """The elements of ``x`` that ``index`` picks along ``dim`` (elsewhere, the position).
 
     Example:
@@ -717,22 +764,28 @@ def gather(x, dim, index, *, sparse_grad=False):
         tensor([[2],
                 [3]])
     """
-    from minigrad.ops._util import normalize_dim
+    _check_gather_args(dim, index, position)
+    dim = normalize_dim(dim, max(x.ndim, 1))
     if index._data.dtype not in (np.int64, np.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if index.ndim != x.ndim and not (x.ndim == 0 and index.ndim <= 1):
+    if index._data.size == 0:  # PyTorch checks nothing more: an empty result of index's shape
+        return GatherRepeat.apply(x, index.shape)
+    if max(index.ndim, 1) != max(x.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
                            "tensor")
-    dim = normalize_dim(dim, max(x.ndim, 1))
+    bigger = [d for d in range(index.ndim) if d != dim and index.shape[d] > x.shape[d]]
+    if bigger:
+        raise RuntimeError(f"Size does not match at dimension {bigger[0]} expected index "
+                           f"{list(index.shape)} to be no larger than self {list(x.shape)} apart "
+                           f"from dimension {dim}")
     picks = index._data
-    if x.ndim and picks.size:
-        size = x.shape[dim]
-        bad = picks[(picks < -size) | (picks >= size)]
-        if bad.size:
-            raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
-                               f"size {size}")
+    size = x.shape[dim] if x.ndim else 1
+    bad = picks[(picks < 0) | (picks >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {bad.flat[0]} is out of bounds for dimension {dim} with "
+                           f"size {size}")
     if x.ndim == 0:
-        return Gather.apply(x, ()).expand(index.shape) if picks.size else x.reshape(index.shape)
+        return GatherRepeat.apply(x, index.shape)
     grid = list(np.indices(picks.shape, sparse=True))
     grid[dim] = picks
     return Gather.apply(x, tuple(grid))

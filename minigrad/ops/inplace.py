@@ -6,6 +6,7 @@ recording — moves the tensor's history onto the op's node, as PyTorch does: af
 ``y.grad_fn`` is a ``MulBackward0`` whose edge leads to y's previous ``grad_fn``.
 """
 
+import warnings
 import weakref
 
 import numpy as np
@@ -18,6 +19,7 @@ from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to, zero_grad
 from minigrad.ops.indexing import (
+    OVERLAPPING,
     PARTIAL_OVERLAP,
     CopySlices,
     CopyWhole,
@@ -30,8 +32,8 @@ from minigrad.ops.indexing import (
 from minigrad.ops.shape import Clone
 from minigrad.tensor import Tensor
 
-__all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
-           "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE", "NO_GRAD_VIEW_INPLACE"]
+__all__ = ["inplace", "check_leaf", "check_inplace_shape", "Zero", "Fill", "FillTensor", "Copy",
+           "AsStrided", "LEAF_INPLACE", "VIEW_OF_LEAF_INPLACE", "NO_GRAD_VIEW_INPLACE"]
 
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = ("a view of a leaf Variable that requires grad is being used in an "
@@ -46,9 +48,10 @@ NO_GRAD_VIEW_INPLACE = (
     "your code by moving both the view and the inplace either both inside the no_grad block (if "
     "you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
     "tracked).")
-OVERLAPPING = ("unsupported operation: more than one element of the written-to tensor refers to "
-               "a single memory location. Please clone() the tensor before performing the "
-               "operation.")
+EXPANDED_MASKED_FILL = (
+    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+    "scalar")
 
 
 class Zero(_Op):
@@ -183,10 +186,48 @@ def _write(x, result):
                            f"{list(np.broadcast_shapes(data.shape, x._data.shape))}")
     if not can_cast(result.dtype, x.dtype):
         raise cast_error(result.dtype, x.dtype)
-    if not x._data.flags.writeable:
-        raise RuntimeError(OVERLAPPING)
-    np.copyto(x._data, data, casting="unsafe")
+    target = x._data
+    if not target.size:
+        pass
+    elif target.flags.writeable:
+        np.copyto(target, data, casting="unsafe")
+    else:  # an expanded view: only a fill gets here (check_overlap)
+        changed = data != target  # the elements a fill writes (masked_fill_: the masked ones)
+        target = _writeable_alias(target)
+        if target is None:
+            raise RuntimeError(OVERLAPPING)
+        np.copyto(target, data, casting="unsafe", where=changed)
     x._version_counter[0] += 1
+
+
+def _writeable_alias(a):
+    """A writeable array on the memory of ``a``, a read-only (broadcast) view of a tensor's
+    memory: PyTorch fills an expanded view, each memory location once per element that refers
+    to it, the last write winning. None when the memory itself is read-only."""
+    root = a
+    while isinstance(root.base, np.ndarray):
+        root = root.base
+    if not (root.flags.writeable and root.flags.c_contiguous):
+        return None
+    offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+    return np.ndarray(a.shape, a.dtype, buffer=root, offset=offset, strides=a.strides)
+
+
+def _expanded(data):
+    """Whether several elements of ``data`` share one memory location (an expanded view)."""
+    return data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
+
+
+def check_inplace_shape(x, *args):
+    """PyTorch's error for an in-place op whose result would not have x's shape."""
+    shapes = [a._data.shape for a in args if isinstance(a, Tensor)]
+    try:
+        shape = np.broadcast_shapes(x._data.shape, *shapes)
+    except ValueError:
+        return  # (the op's own broadcasting error comes later)
+    if shape != x._data.shape:
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+                           f"{list(shape)}")
 
 
 def check_overlap(x, args):
@@ -194,8 +235,7 @@ def check_overlap(x, args):
     dtype checks): no element of x is written twice (x is an expanded view), and no input
     overlaps x in part (``x[0].add_(x)``; the same memory with other strides counts)."""
     data = x._data
-    if data.size > 1 and any(
-            s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
+    if _expanded(data):
         raise RuntimeError(OVERLAPPING)
     for a in args:
         if isinstance(a, Tensor) and a is not x and _partial_overlap(data, a._data):
@@ -209,8 +249,8 @@ def _partial_overlap(a, b):
         return False
     start_a, start_b = a.ctypes.data, b.ctypes.data
     end_a, end_b = start_a + a.nbytes, start_b + b.nbytes
-    if (start_a, end_a) == (start_b, end_b):
-        return a.strides != b.strides or a.shape != b.shape
+    if (start_a, end_a) == (start_b, end_b):  # the same memory: partial if read differently
+        return a.strides != b.strides
     return start_a < end_b and start_b < end_a
 
 
@@ -218,11 +258,12 @@ def _dense(a):
     return a.flags.c_contiguous or a.flags.f_contiguous
 
 
-def inplace(x, compute, *args):
+def inplace(x, compute, *args, int_history=False):
     """``x ← compute(x, *args)`` in x's memory; returns x.
 
     When autograd records the op, the node saves a copy of x's old values (PyTorch saves a
-    clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``.
+    clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``. An integer
+    x takes no history, but from the ops PyTorch records there (``int_history``: a fill).
     """
     _check_inplace(x)
     if compute not in _OWN_CHECKS:
@@ -231,6 +272,8 @@ def inplace(x, compute, *args):
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
+    if recording and x._data.dtype.kind != "f" and not (int_history or compute in _INT_HISTORY):
+        recording = False  # an integer x takes no history (but from two ops in PyTorch)
     if recording and not x._requires_grad and x._base is not None:
         views.check_untracked_inplace(x)
     if not recording:
@@ -244,7 +287,8 @@ def inplace(x, compute, *args):
             _write_tangent(x, out)
         return x
     base = x._base
-    if base is not None and base.ndim and np.may_share_memory(x._data, base._data):
+    if base is not None and base.ndim and (not x._data.size or np.may_share_memory(
+            x._data, base._data)):  # (an empty view shares no memory, and is a view still)
         _inplace_on_view(x, base, compute, args)
         _share_tangent(base)
         return x
@@ -292,6 +336,7 @@ def _inplace_on_view(x, base, compute, args):
     _write(x, out)
     plan = _Plan()
     plan.arrays = dict(enumerate(index))
+    plan.overlapping = _expanded(x._data)  # PyTorch's backward then refuses to write the view
     new_base = CopySlices.apply(before, out, index, plan)
     forward_ad.copy_tangent(new_base, base)
     set_history(base, new_base.grad_fn, 0)
@@ -313,6 +358,7 @@ def rebase_view_history(x, out):
                           base._output_nr)
     plan = _Plan()
     plan.arrays = dict(enumerate(index))
+    plan.overlapping = _expanded(x._data)  # PyTorch's backward then refuses to write the view
     new_base = CopySlices.apply(before, out, index, plan)
     set_history(base, new_base.grad_fn, 0)
     base.grad_fn._output_refs = (weakref.ref(base),)
@@ -341,7 +387,7 @@ def _renew_views(base, *changed):
         inference.base_changed(base, changed)
     views = set(base.__dict__.get("_views", ())).union(changed)
     for view in views:
-        if not np.may_share_memory(view._data, base._data):
+        if view._data.size and not np.may_share_memory(view._data, base._data):
             continue
         index = np.unravel_index(_view_positions(base._data, view._data), base.shape)
         fresh = AsStrided.apply(base, index)
@@ -443,6 +489,7 @@ def add_(x, other, alpha=1):
 
 
 def sub_(x, other, alpha=1):
+    _check_inplace(x)
     arithmetic._check_sub(x, as_tensor_operand(other, x))  # before the memory checks
     return inplace(x, arithmetic.sub, other, alpha)
 
@@ -473,6 +520,8 @@ def zero_(x):
 
 def fill_(x, value):
     if isinstance(value, Tensor):
+        if value.ndim == 0 and _expanded(x._data):  # a tensor value: copy_'s memory check
+            raise RuntimeError(OVERLAPPING)
         return inplace(x, FillTensor.apply, value)
     return inplace(x, Fill.apply, value)
 
@@ -494,7 +543,8 @@ def remainder_(x, other):
 
 def _compare_(op):
     """``x.eq_(y)``: x takes the comparison's truth values, in its own dtype."""
-    return lambda x, other: inplace(x, lambda t, o: _comparison(op, t, o), other)
+    return lambda x, other: inplace(x, lambda t, o: _comparison(op, t, o), other,
+                                    int_history=True)  # (their nodes: zero gradients)
 
 
 def _comparison(op, x, other):
@@ -543,8 +593,12 @@ def clamp_max_(x, max):  # noqa: A002 - PyTorch's name
 
 
 def masked_fill_(x, mask, value):
+    if _expanded(x._data):
+        warnings.warn(EXPANDED_MASKED_FILL, UserWarning, stacklevel=3)
     check_leaf(x)
     combine.check_mask(mask)  # before the shapes, unlike masked_fill
+    if _partial_overlap(x._data, mask._data):  # and PyTorch's memory check before them too
+        raise RuntimeError(PARTIAL_OVERLAP)
     combine._broadcast_shape(x, mask)  # and x is tensor "a" in the message
     return inplace(x, combine.masked_fill, mask, value)
 
@@ -581,6 +635,10 @@ __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "ze
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]
 
+
+# In-place ops after which PyTorch records history on an integer tensor (it then requires grad;
+# its sum() raises "Autograd not support dtype").
+_INT_HISTORY = (FillTensor.apply, combine.masked_fill)
 
 # Ops whose own checks cover memory overlap (setitem) or that PyTorch lets write an expanded
 # view (fills, masked_fill_).

@@ -8,6 +8,7 @@ batch dimensions and calls ``bmm``. So ``x @ W`` shows students the very nodes P
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import check_tensor_arg, sum_to
 from minigrad.ops.arithmetic import times
@@ -23,6 +24,12 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "
 
 def _type(t):
     return t.dtype.tensor_type[:-6]  # "Float", "Double", "Long", ...
+
+
+def _check_kernel(kernel, a, b, always=False):
+    """PyTorch's products have no bool kernel; the empty ones (but dot) return before it."""
+    if a._data.dtype == np.bool_ and (always or (a._data.size and b._data.size)):
+        raise _dtype.not_implemented(kernel, _dtype.bool)
 
 
 def _matrix(shape):
@@ -43,6 +50,7 @@ class Dot(_Op):
         if a._data.dtype != b._data.dtype:
             raise RuntimeError("dot : expected both vectors to have same dtype, but found "
                                f"{_type(a)} and {_type(b)}")
+        _check_kernel("dot", a, b, always=True)
         if a.shape != b.shape:
             n, m = a.shape[0], b.shape[0]
             raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] "
@@ -78,6 +86,7 @@ class Mv(_Op):
         if a._data.dtype != v._data.dtype:
             raise RuntimeError("addmv input tensors must have the same dtype, but got "
                                f"{_type(v)}, {_type(a)}, and {_type(v)}")
+        _check_kernel("addmv_impl_cpu", a, v)
         need_a, need_v = ctx.needs_input_grad
         ctx.save_for_backward(a if need_v else None, v if need_a else None)
         return a._data @ v._data
@@ -114,6 +123,7 @@ class Mm(_Op):
         if a._data.dtype != b._data.dtype:
             raise RuntimeError("expected m1 and m2 to have the same dtype, but got: "
                                f"{_CPP_NAMES[a.dtype.name]} != {_CPP_NAMES[b.dtype.name]}")
+        _check_kernel("addmm_impl_cpu_", a, b)
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return a._data @ b._data
@@ -145,6 +155,7 @@ class Bmm(_Op):
                                f"{b.shape[1]}].")
         if a._data.dtype != b._data.dtype:
             raise RuntimeError(f"expected scalar type {_type(a)} but found {_type(b)}")
+        _check_kernel("bmm", a, b)
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         return np.matmul(a._data, b._data)
@@ -179,6 +190,7 @@ class Addmm(_Op):
         _check_mm(a, b)
         target = (a.shape[0], b.shape[1])
         _check_expand(c.shape, target)
+        _check_kernel("addmm_impl_cpu_", a, b)
         need_c, need_a, need_b = ctx.needs_input_grad[:3]
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.self_sym_sizes, ctx.alpha, ctx.beta = tuple(c.shape), alpha, beta
@@ -276,6 +288,7 @@ def matmul(a, b):
         >>> x @ W
         tensor([3., 3.], grad_fn=<SqueezeBackward4>)
     """
+    check_tensor_arg("matmul", "input", a, 1)
     check_tensor_arg("matmul", "other", b, 2)
     da, db = a.ndim, b.ndim
     if da == 0 or db == 0:

@@ -408,6 +408,10 @@ class Clamp(_Op):
         ctx.save_for_backward(x)
         ctx.bounds = (lo, hi)
         dtype = clamp_dtype(x, lo, hi)
+        if dtype == _dtype.bool:  # no bool kernel (its name says which bounds were given)
+            kind = "clamp" if lo is not None and hi is not None else (
+                "clamp_min" if lo is not None else "clamp_max")
+            raise _dtype.not_implemented(f"{kind}_scalar_cpu", _dtype.bool)
         bounds = [None if b is None else _bound(_dtype.check_scalar(b, dtype), dtype)
                   for b in (lo, hi)]
         return np.clip(x._data.astype(dtype.numpy, copy=False), *bounds)

@@ -338,12 +338,23 @@ _MaxResult, _MinResult = _values_indices("max"), _values_indices("min")
 def _check_dim_arg(op, dim):
     """``minigrad.max(x, 0.5)``: neither a dim nor a tensor, PyTorch's TypeError."""
     if dim is not None and (isinstance(dim, (float, builtins.bool)) or not isinstance(
-            dim, (int, np.integer, tuple, list))):
+            dim, (int, np.integer, tuple, list)) or type(dim).__name__.startswith("minigrad.")):
         raise TypeError(f"{op}() received an invalid combination of arguments - got (Tensor, "
                         f"{type_name(dim)}), but expected one of:\n * (Tensor input)\n"
                         f" * (Tensor input, Tensor other, *, Tensor out = None)\n"
                         f" * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors "
                         f"out = None)\n")
+
+
+def _check_input(op, x, dim):
+    """PyTorch's TypeErrors for ``max``/``min`` with something else than a tensor."""
+    if dim is not None and not isinstance(x, Tensor):
+        got = ", ".join("Tensor" if isinstance(a, Tensor) else type_name(a) for a in (x, dim))
+        raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), "
+                        "but expected one of:\n * (Tensor input, *, Tensor out = None)\n")
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{op}(): argument 'input' (position 1) must be Tensor, not "
+                        f"{type_name(x)}")
 
 
 def max(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
@@ -356,6 +367,7 @@ def max(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
         values=tensor([5., 4.]),
         indices=tensor([1, 0]))
     """
+    _check_input("max", x, dim)
     if isinstance(dim, Tensor):
         return maximum(x, dim)
     _check_dim_arg("max", dim)
@@ -367,6 +379,7 @@ def max(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
 def min(x, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
     """The smallest element; or, with ``dim``, the named tuple ``(values, indices)`` over ``dim``;
     or, with a tensor, the elementwise ``minimum``."""
+    _check_input("min", x, dim)
     if isinstance(dim, Tensor):
         return minimum(x, dim)
     _check_dim_arg("min", dim)

@@ -19,7 +19,7 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
            "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
            "split_with_sizes", "UnsafeSplit", "UnsafeSplitWithSizes", "unsafe_split",
-           "unsafe_split_with_sizes", "unsafe_chunk", "Flip", "flip"]
+           "unsafe_split_with_sizes", "unsafe_chunk", "Flip"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -435,10 +435,21 @@ def unflatten(x, dim, sizes):
     dim = normalize_dim(dim, x.ndim)
     have = x.shape[dim]
     sizes = tuple(sizes)
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
     known = math.prod(s for s in sizes if s != -1)
+    unexpected = ("only one dimension can be inferred" if sizes.count(-1) > 1 else
+                  next((f"invalid shape dimension {s}" for s in sizes if s < -1), None))
+    if unexpected is None and -1 in sizes and known == have == 0:
+        unexpected = (f"cannot reshape tensor of 0 elements into shape {list(sizes)} because "
+                      "the unspecified dimension size -1 can be any value and is ambiguous")
+    if unexpected:  # PyTorch passes on the error of its size inference
+        raise RuntimeError(f"unflatten got an unexpected error:\n{unexpected}")
     if (-1 in sizes and (known == 0 or have % known)) or (-1 not in sizes and known != have):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
                            f"size of dim {dim} ({have}) in the input tensor")
+    if -1 in sizes:
+        sizes = tuple(have // known if s == -1 else s for s in sizes)
     return View.apply(x, x.shape[:dim] + sizes + x.shape[dim + 1:])
 
 
@@ -465,24 +476,6 @@ def contiguous(x):
     if x._data.flags.c_contiguous:
         return x
     return Clone.apply(x, "C")
-
-
-def flip(x, dims):
-    """x with the order of its elements reversed along ``dims`` (a sequence of ints).
-
-    Example:
-        >>> minigrad.flip(minigrad.tensor([[1, 2], [3, 4]]), (1,))
-        tensor([[2, 1],
-                [4, 3]])
-    """
-    if not isinstance(dims, (tuple, list)):
-        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not "
-                        f"{type(dims).__name__}")
-    normalized = tuple(normalize_dim(d, x.ndim) for d in dims)
-    for d in normalized:
-        if normalized.count(d) > 1:
-            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return Flip.apply(x, normalized if x.ndim else ())
 
 
 def squeeze(x, dim=None):

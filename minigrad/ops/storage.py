@@ -52,6 +52,12 @@ class TransposeInplace(shape.Transpose):
 class TInplace(shape.T):
     node_name = "TBackward1"
 
+    @staticmethod
+    def forward(ctx, x):
+        if x.ndim > 2:
+            raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+        return shape.T.forward(ctx, x)
+
 
 class SqueezeInplace(shape.Squeeze):
     node_name = "SqueezeBackward3"

@@ -76,7 +76,8 @@ class NllLoss(_Op):
         weight_t = None if weight is None else Tensor._make(weight)
         scores = np.moveaxis(data, 1, -1) if data.ndim > 1 else data
         n_classes = scores.shape[-1]
-        flat_scores, flat_target = scores.reshape(-1, n_classes), target.reshape(-1)
+        flat_target = target.reshape(-1)
+        flat_scores = scores.reshape(len(flat_target), n_classes)  # (no -1: there may be no class)
         valid = flat_target != ignore_index
         safe = np.where(valid, flat_target, 0)
         bad = flat_target[valid & ((flat_target < 0) | (flat_target >= n_classes))]
@@ -115,10 +116,14 @@ class NllLoss2d(NllLoss):
     node_name = "NllLoss2DBackward0"
 
 
-def _check_probabilities(x):
-    data = x._data
-    if data.size and (data.min() < 0 or data.max() > 1 or np.isnan(data).any()):
-        raise RuntimeError("all elements of input should be between 0 and 1")
+def _check_probabilities(x, target):
+    """PyTorch's kernel checks element by element, the input before the target."""
+    bad_x = ~((x._data >= 0) & (x._data <= 1))
+    bad_t = ~((target._data >= 0) & (target._data <= 1))
+    bad = np.flatnonzero((bad_x | bad_t).reshape(-1))
+    if bad.size:
+        name = "input" if bad_x.reshape(-1)[bad[0]] else "target"
+        raise RuntimeError(f"all elements of {name} should be between 0 and 1")
 
 
 class BinaryCrossEntropy(_Op):
@@ -136,7 +141,7 @@ class BinaryCrossEntropy(_Op):
 
     @staticmethod
     def forward(ctx, x, target, weight, reduction):
-        _check_probabilities(x)
+        _check_probabilities(x, target)
         ctx.reduction, ctx.mode = reduction_code(reduction), reduction
         ctx.weight = None if weight is None else Tensor._make(weight)
         ctx.save_for_backward(x, target)
