@@ -248,3 +248,29 @@ def test_flags_and_the_warning_on_enabling(torch):
             assert is_on()
             lib.autograd.set_detect_anomaly(False)
         assert not is_on()
+
+
+def test_anomaly_mode_of_another_thread_stays_there():
+    """Anomaly mode is per thread: nodes made here keep no trace while another thread has it
+    on, and the count of threads with it on (which lets node creation skip the thread's
+    switch) is back to zero when every thread has turned it off."""
+    import threading
+    on, done = threading.Event(), threading.Event()
+    traces = {}
+
+    def other():
+        with anomaly_mode.set_detect_anomaly(True):
+            x = minigrad.tensor([1.0], requires_grad=True)
+            traces["other"] = "traceback_" in (x * 2).grad_fn.metadata
+            on.set()
+            done.wait(10)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    on.wait(10)
+    x = minigrad.tensor([1.0], requires_grad=True)
+    traces["here"] = "traceback_" in (x * 2).grad_fn.metadata
+    done.set()
+    thread.join()
+    assert traces == {"other": True, "here": False}
+    assert anomaly_mode.enabled_threads[0] == 0

@@ -25,6 +25,7 @@ from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
+from minigrad.autograd.anomaly_mode import enabled_threads as _anomaly_threads
 from minigrad.autograd.node import (
     Node,
     SavedTensor,
@@ -34,6 +35,7 @@ from minigrad.autograd.node import (
     _trimmed_grads,
     _zeros_for_unused,
 )
+from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
@@ -355,7 +357,7 @@ class _Op(Function):
         node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
         if record:  # Node.__init__, inlined
             node._seq = next(_sequence)
-            if state.anomaly:
+            if _anomaly_threads[0] and state.anomaly:
                 anomaly_mode.store_stack(node)
             node.needs_input_grad = needs
         else:  # the ctx of a computation without a graph (e.g. in a backward formula)
@@ -424,7 +426,7 @@ def _link_array(node, args, data, Tensor):
     # Snapshots find the inputs through the edges; a constant tensor that may outlive this
     # call needs a weak reference. A lone number needs none: either it dies with this call, or
     # the node saved it and Node._input_refs finds it there.
-    if constants or numbers > 1 or (numbers and state.observers):
+    if constants or numbers > 1 or (numbers and _watching[0] and state.observers):
         node._in_refs = _input_refs(node, args, Tensor)
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
@@ -450,7 +452,7 @@ def _link_array(node, args, data, Tensor):
                     saved.append(_save(node, t, (data,), (out,), Tensor))  # its error
             node._saved = tuple(saved)
         node._to_save = ()
-    if state.observers:
+    if _watching[0] and state.observers:
         observe.node_created(node, (out,))
     return out
 
@@ -577,7 +579,7 @@ def _link(ctx, args, outputs, Tensor):
         result = _link_outputs(ctx, args, outputs, Tensor)
     if ctx._to_save:
         ctx._saved = _save_all(ctx, outputs, result, Tensor)
-    if state.observers:
+    if _watching[0] and state.observers:
         observe.node_created(ctx, result)
     return result
 

@@ -259,8 +259,8 @@ class Node:
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
-        if state.anomaly:        # keep the forward stack in metadata["traceback_"]
-            anomaly_mode.store_stack(self)
+        if anomaly_mode.enabled_threads[0] and state.anomaly:
+            anomaly_mode.store_stack(self)  # the forward stack, kept in metadata["traceback_"]
 
     @property
     def next_functions(self):
@@ -431,7 +431,7 @@ class AccumulateGrad(Node):
     def apply(self, grad_outputs):
         (grad,) = grad_outputs
         variable = self.variable
-        notify = observe.notifier() if state.observers else None
+        notify = observe.notifier() if observe.watching[0] and state.observers else None
         if grad is not None and variable._requires_grad:
             before = variable._grad
             if notify and before is not None:

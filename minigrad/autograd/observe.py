@@ -52,6 +52,8 @@ taken from the ready queue, the rows from ``node_started`` to ``saved_released``
 ========================  ==================================================================
 """
 
+import threading
+
 from minigrad.grad_mode import state
 
 __all__ = ["add_observer", "remove_observer", "emit", "node_created", "notifier", "Emitter",
@@ -68,14 +70,25 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+# How many observers are attached, in all threads. While none is, the event sites on the per-op
+# path test this number instead of the thread's list (``if watching[0] and state.observers``):
+# reading a ``threading.local`` costs more than the rest of such a test.
+watching = [0]
+_watching_lock = threading.Lock()
+
+
 def add_observer(observer):
     """Attach ``observer`` in this thread; it is called for every event of this thread until
     removed."""
-    state.observers.append(observer)
+    with _watching_lock:
+        state.observers.append(observer)
+        watching[0] += 1
 
 
 def remove_observer(observer):
-    state.observers.remove(observer)
+    with _watching_lock:
+        state.observers.remove(observer)
+        watching[0] -= 1
 
 
 def emit(kind, **fields):
