@@ -44,6 +44,7 @@ _DETERMINISM_CHECKS = ("default", "none")
 _early_stop_override = None
 _debug_override = None
 
+# NB: PyTorch's tip goes on with advice for torch.compile, which minigrad does not have.
 _DEBUG_TIP = (
     "\nTip: To see a more detailed error message, either pass `debug=True` to\n"
     "`torch.utils.checkpoint.checkpoint(...)` or wrap the code block\n"
@@ -254,6 +255,7 @@ def _metadata(tensor):
 
 def _show(meta):
     shape, dtype = meta
+    dtype = str(dtype).split(".")[-1]
     return (f"{{'shape': torch.Size({list(shape)}), 'dtype': torch.{dtype}, "
             "'device': device(type='cpu')}")
 
