@@ -1,5 +1,5 @@
-"""``minigrad.utils``: helpers around the core, as in ``torch.utils`` (``data``)."""
+"""``minigrad.utils``: helpers around the core, as in ``torch.utils`` (``data``, ``checkpoint``)."""
 
-from minigrad.utils import data
+from minigrad.utils import checkpoint, data
 
-__all__ = ["data"]
+__all__ = ["checkpoint", "data"]
