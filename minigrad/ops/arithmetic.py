@@ -324,6 +324,10 @@ class MulScalar(_Op):
         return _binary(np.multiply, a, as_tensor_operand(s, a))
 
     @staticmethod
+    def compute(a, s):  # on the floating arrays of a backward (see apply_op): a's dtype stays
+        return np.multiply(a, s, out=ARRAY)
+
+    @staticmethod
     def backward(ctx, grad):
         return MulScalar.apply(grad, ctx.other), None
 

@@ -9,7 +9,14 @@ batch dimensions and calls ``bmm``. So ``x @ W`` shows students the very nodes P
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import check_tensor_arg, sum_to
+from minigrad.ops._util import (
+    apply_op,
+    check_tensor_arg,
+    sum_to,
+    swap_dims,
+    transposed,
+    unsqueeze_to,
+)
 from minigrad.ops.shape import Expand, SqueezeDim, UnsafeView, contiguous, reshape
 
 __all__ = ["Dot", "Mv", "Mm", "Bmm", "Addmm", "dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -32,6 +39,7 @@ class Dot(_Op):
     """z = Σ a_i b_i;  ∂z/∂a = b,  ∂z/∂b = a."""
 
     node_name = "DotBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "tensor")
     formula = ("grad * tensor", "grad * self")
 
@@ -62,6 +70,7 @@ class Mv(_Op):
     """z = A v;  ∂z/∂A = g vᵀ (outer product),  ∂z/∂v = Aᵀ g."""
 
     node_name = "MvBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "vec")
     formula = ("outer(grad, vec)", "self.T @ grad")
 
@@ -79,13 +88,15 @@ class Mv(_Op):
                                f"{_type(v)}, {_type(a)}, and {_type(v)}")
         need_a, need_v = ctx.needs_input_grad
         ctx.save_for_backward(a if need_v else None, v if need_a else None)
-        return a._data @ v._data
+        return Mv.compute(a._data, v._data)
+
+    compute = staticmethod(np.matmul)  # the product on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         a, v = ctx.saved_tensors
-        return (grad.unsqueeze(1) * v if v is not None else None,
-                mv(a.t(), grad) if a is not None else None)
+        return (unsqueeze_to(grad, (1,)) * v if v is not None else None,
+                apply_op(Mv, transposed(a), grad) if a is not None else None)
 
 
 def _check_mm(a, b, first="self", second="mat2"):
@@ -102,6 +113,7 @@ class Mm(_Op):
     """Z = A B;  ∂Z/∂A = G Bᵀ,  ∂Z/∂B = Aᵀ G."""
 
     node_name = "MmBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "mat2")
     formula = ("grad @ mat2.T", "self.T @ grad")
     pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
@@ -114,19 +126,22 @@ class Mm(_Op):
                                f"{_CPP_NAMES[a.dtype.name]} != {_CPP_NAMES[b.dtype.name]}")
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return a._data @ b._data
+        return Mm.compute(a._data, b._data)
+
+    compute = staticmethod(np.matmul)  # the product on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (mm(grad, b.t()) if b is not None else None,
-                mm(a.t(), grad) if a is not None else None)
+        return (apply_op(Mm, grad, transposed(b)) if b is not None else None,
+                apply_op(Mm, transposed(a), grad) if a is not None else None)
 
 
 class Bmm(_Op):
     """Z[i] = A[i] B[i] for each batch i;  ∂Z/∂A = G Bᵀ,  ∂Z/∂B = Aᵀ G (batch by batch)."""
 
     node_name = "BmmBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "mat2")
     formula = ("grad @ mT(mat2)", "mT(self) @ grad")
     pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
@@ -145,13 +160,15 @@ class Bmm(_Op):
             raise RuntimeError(f"expected scalar type {_type(a)} but found {_type(b)}")
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return np.matmul(a._data, b._data)
+        return Bmm.compute(a._data, b._data)
+
+    compute = staticmethod(np.matmul)  # the products on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (bmm(grad, b.transpose(1, 2)) if b is not None else None,
-                bmm(a.transpose(1, 2), grad) if a is not None else None)
+        return (apply_op(Bmm, grad, swap_dims(b, 1, 2)) if b is not None else None,
+                apply_op(Bmm, swap_dims(a, 1, 2), grad) if a is not None else None)
 
 
 class Addmm(_Op):

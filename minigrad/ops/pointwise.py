@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY
+from minigrad.ops._util import ARRAY, apply_op
 from minigrad.ops.arithmetic import MulScalar
 from minigrad.tensor import Tensor
 
@@ -126,6 +126,7 @@ class Tanh(_Op):
     """y = tanh x;  ∂y/∂x = 1 - y²."""
 
     node_name = "TanhBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * (1 - result ** 2)",)
 
@@ -138,7 +139,7 @@ class Tanh(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return TanhBackward.apply(grad, y)
+        return apply_op(TanhBackward, grad, y)
 
 
 class TanhBackward(_Op):
@@ -155,7 +156,11 @@ class TanhBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(g, y)
-        return g._data * (1 - y._data * y._data)
+        return TanhBackward.compute(g._data, y._data)
+
+    @staticmethod
+    def compute(g, y):  # on arrays (see apply_op)
+        return g * (1 - y * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -169,6 +174,7 @@ class Sigmoid(_Op):
     """y = 1 / (1 + e⁻ˣ);  ∂y/∂x = y(1 - y)."""
 
     node_name = "SigmoidBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * result * (1 - result)",)
 
@@ -183,7 +189,7 @@ class Sigmoid(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return SigmoidBackward.apply(grad, y)
+        return apply_op(SigmoidBackward, grad, y)
 
 
 class SigmoidBackward(_Op):
@@ -200,7 +206,11 @@ class SigmoidBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(g, y)
-        return g._data * (y._data * (1 - y._data))
+        return SigmoidBackward.compute(g._data, y._data)
+
+    @staticmethod
+    def compute(g, y):  # on arrays (see apply_op)
+        return g * (y * (1 - y))
 
     @staticmethod
     def backward(ctx, grad):
@@ -214,6 +224,7 @@ class Relu(_Op):
     """y = max(x, 0);  ∂y/∂x = 1 where y > 0, else 0."""
 
     node_name = "ReluBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * (result > 0)",)
 
@@ -229,7 +240,7 @@ class Relu(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return ThresholdBackward.apply(grad, y)
+        return apply_op(ThresholdBackward, grad, y)
 
 
 class ThresholdBackward(_Op):
@@ -243,8 +254,12 @@ class ThresholdBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(y)
+        return ThresholdBackward.compute(g._data, y._data)
+
+    @staticmethod
+    def compute(g, y):  # on arrays (see apply_op)
         # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch
-        return np.where(y._data <= 0, 0, g._data).astype(g._data.dtype, copy=False)
+        return np.where(y <= 0, 0, g).astype(g.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -256,6 +271,7 @@ class Sqrt(_Op):
     """y = √x;  ∂y/∂x = 1 / (2y)."""
 
     node_name = "SqrtBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad / (2 * result)",)
 
@@ -268,7 +284,7 @@ class Sqrt(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad / MulScalar.apply(y, 2)
+        return grad / apply_op(MulScalar, y, 2)
 
 
 class Abs(_Op):
@@ -402,6 +418,7 @@ class Clamp(_Op):
     """y = min(max(x, lo), hi);  ∂y/∂x = 1 where lo ≤ x ≤ hi, else 0."""
 
     node_name = "ClampBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad * between(self, bounds)",)
 

@@ -10,7 +10,7 @@ import numpy as np
 from minigrad._dtype import from_numpy_dtype as _dtype_of
 from minigrad._dtype import scalar_name
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim, type_name
+from minigrad.ops._util import expand_to, normalize_dim, type_name, unsqueeze_to
 from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum, ne
 from minigrad.tensor import Tensor
 
@@ -37,11 +37,7 @@ def _all_dims(dim, ndim):
 
 def _unsqueeze_to(grad, dims, keepdim):
     """Put back the reduced dimensions as size 1, so that grad broadcasts over the input."""
-    if keepdim:
-        return grad
-    for d in dims:
-        grad = grad.unsqueeze(d)
-    return grad
+    return grad if keepdim else unsqueeze_to(grad, dims)
 
 
 def _sum_dtype(data):
@@ -59,6 +55,7 @@ class Sum(_Op):
     """y = Σ x;  ∂y/∂x = 1 for every element."""
 
     node_name = "SumBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("expand(grad, self_sym_sizes)",)
 
     @staticmethod
@@ -69,13 +66,14 @@ class Sum(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes)
+        return expand_to(grad, ctx.self_sym_sizes)
 
 
 class SumDim(_Op):
     """y = Σ over ``dim`` of x;  ∂y/∂x = 1, broadcast back over ``dim``."""
 
     node_name = "SumBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = (
         "spread(grad, self_sym_sizes, dim, keepdim)",
     )
@@ -94,13 +92,14 @@ class SumDim(_Op):
     def backward(ctx, grad):
         if not ctx.self_sym_sizes:
             return grad, None, None
-        return _unsqueeze_to(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes), None, None
+        return expand_to(_unsqueeze_to(grad, ctx.dim, ctx.keepdim), ctx.self_sym_sizes), None, None
 
 
 class Mean(_Op):
     """y = mean(x);  ∂y/∂x = 1/n."""
 
     node_name = "MeanBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = (
         "expand(grad, self_sym_sizes) / numel",
     )
@@ -116,13 +115,14 @@ class Mean(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes) / ctx.numel
+        return expand_to(grad, ctx.self_sym_sizes) / ctx.numel
 
 
 class MeanDim(_Op):
     """y = mean over ``dim`` of x;  ∂y/∂x = 1/n, broadcast back over ``dim``."""
 
     node_name = "MeanBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = (
         "spread(grad, self_sym_sizes, dim, keepdim) / count",
     )
@@ -146,7 +146,7 @@ class MeanDim(_Op):
     def backward(ctx, grad):
         if not ctx.self_sym_sizes:
             return grad, None, None
-        grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
+        grad = expand_to(_unsqueeze_to(grad, ctx.dim, ctx.keepdim), ctx.self_sym_sizes)
         return grad / ctx.count, None, None
 
 

@@ -10,7 +10,14 @@ import warnings
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim, sum_to
+from minigrad.ops._util import (
+    normalize_dim,
+    permute_to,
+    sum_to,
+    swap_dims,
+    transposed,
+    unsqueeze_to,
+)
 
 __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "SqueezeDim",
            "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
@@ -57,6 +64,7 @@ class View(_Op):
     """y = x with another shape, same elements;  ∂y/∂x = grad reshaped back."""
 
     node_name = "ViewBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("reshape(grad, self_sym_sizes)",)
     is_view = True
 
@@ -78,6 +86,7 @@ class UnsafeView(_Op):
     reshaped back."""
 
     node_name = "UnsafeViewBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("reshape(grad, self_sym_sizes)",)
 
     @staticmethod
@@ -99,6 +108,7 @@ class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
     node_name = "ExpandBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad",)
     is_view = True
 
@@ -161,6 +171,7 @@ class Unsqueeze(_Op):
     """y = x with a new dimension of size 1 at ``dim``;  ∂y/∂x = grad squeezed at ``dim``."""
 
     node_name = "UnsqueezeBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("squeeze(grad, dim)",)
     is_view = True
 
@@ -178,6 +189,7 @@ class Clone(_Op):
     """y = a copy of x (same memory layout);  ∂y/∂x = 1."""
 
     node_name = "CloneBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad",)
 
     @staticmethod
@@ -193,6 +205,7 @@ class Squeeze(_Op):
     """y = x without its dimensions of size 1;  ∂y/∂x = grad with them put back."""
 
     node_name = "SqueezeBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("unsqueeze(grad, dims)",)
     is_view = True
 
@@ -205,9 +218,7 @@ class Squeeze(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        for d in ctx.dims:
-            grad = grad.unsqueeze(d)
-        return grad, None
+        return unsqueeze_to(grad, ctx.dims), None
 
 
 class SqueezeDim(Squeeze):
@@ -226,6 +237,7 @@ class Transpose(_Op):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  ∂y/∂x = grad swapped back."""
 
     node_name = "TransposeBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("swap(grad, dim0, dim1)",)
     is_view = True
 
@@ -238,13 +250,14 @@ class Transpose(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.transpose(ctx.dim0, ctx.dim1), None, None
+        return swap_dims(grad, ctx.dim0, ctx.dim1), None, None
 
 
 class T(_Op):
     """y = xᵀ for a matrix (x itself for fewer dimensions);  ∂y/∂x = gradᵀ."""
 
     node_name = "TBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad.T",)
     is_view = True
 
@@ -257,13 +270,14 @@ class T(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.t()
+        return transposed(grad)
 
 
 class Permute(_Op):
     """y = x with its dimensions reordered by ``dims``;  ∂y/∂x = grad ordered back."""
 
     node_name = "PermuteBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("permute_back(grad, dims)",)
     is_view = True
 
@@ -282,7 +296,7 @@ class Permute(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.permute(tuple(np.argsort(ctx.dims).tolist())), None
+        return permute_to(grad, tuple(np.argsort(ctx.dims).tolist())), None
 
 
 class Split(_Op):
