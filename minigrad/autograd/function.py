@@ -35,7 +35,7 @@ from minigrad.autograd.node import (
 from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
-           "once_differentiable", "Error"]
+           "once_differentiable", "Error", "add_grads"]
 
 
 class FunctionCtx:
@@ -317,6 +317,26 @@ def _cast_grads(node, grads):
     return tuple(result)
 
 
+def add_grads(held, grad):
+    """The sum of two gradients for one input (the engine's input buffer, fan-in): without
+    ``create_graph``, the arrays added directly (they agree in shape and dtype by the time they
+    get here), else the recorded ``held + grad``."""
+    Tensor = _node._Tensor or _tensor_class()
+    if state.grad_enabled or type(held) is not Tensor or type(grad) is not Tensor:
+        return held + grad
+    a, b = held._data, grad._data
+    if a.dtype is not b.dtype and a.dtype != b.dtype or a.shape != b.shape:
+        return held + grad
+    if _quiet_var is None:  # (NumPy < 2)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return Tensor._make(np.asarray(np.add(a, b)))
+    token = _quiet_var.set(_quiet_settings)  # inf + -inf = nan, quietly, as in PyTorch
+    try:
+        return Tensor._make(np.add(a, b, out=_ARRAY))
+    finally:
+        _quiet_var.reset(token)
+
+
 def _quiet_state():
     """NumPy's error state as a context variable and the settings that silence 1/0, 0/0 and
     overflow (NumPy >= 2), or (None, None)."""
@@ -331,6 +351,8 @@ _quiet_var, _quiet_settings = _quiet_state()
 
 
 _new = object.__new__
+# ``out=...`` keeps a 0-d sum a 0-d array, not a NumPy scalar (NumPy >= 2.3)
+_ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 _NO_NEEDS = [(False,) * n for n in range(8)]
 

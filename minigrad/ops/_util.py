@@ -272,9 +272,15 @@ def apply_op(op, *args):
 
 def expand_to(grad, shape):
     """``grad.expand(shape)`` (a read-only broadcast view on arrays)."""
-    if type(grad) is np.ndarray:
+    if type(grad) is not np.ndarray:
+        return grad.expand(shape)
+    if grad.ndim:
         return np.broadcast_to(grad, shape)
-    return grad.expand(shape)
+    # A number's gradient (sum, mean) everywhere: what np.broadcast_to makes, at a fifth of
+    # its cost (every stride 0, read-only).
+    view = np.ndarray(shape, grad.dtype, grad, 0, (0,) * len(shape))
+    view.flags.writeable = False
+    return view
 
 
 def unsqueeze_to(grad, dims):
