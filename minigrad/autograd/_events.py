@@ -71,8 +71,8 @@ class EventCollector(observe.Emitter):
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
-        self._queues = {}         # engine pass id -> the ready queue's sort keys, in run order
-        self._ready_order = 0     # numbers the node_ready events: ties run in this order
+        self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
+        self._ready_order = 0     # counts the node_ready events down: ties run in their order
         self.values.alarm = self._alarm  # a burst of new values: check the caps at once
         self._started = _NOT_STARTED  # the grads node_started saw, and their references
 
@@ -133,7 +133,8 @@ class EventCollector(observe.Emitter):
     # The ready queue is stored as its changes, so that recording stays linear in the number
     # of events however long the queue grows: ``node_ready`` keeps the position ``at`` which
     # the node joins the queue (the collector keeps the queue's sort keys, the engine's
-    # ``(-sequence number, order)``, to find it), and ``node_started`` always takes the head.
+    # ``(-sequence number, order)`` negated, in reverse, to find it), and ``node_started``
+    # always takes the head.
     def node_created(self, node, outputs):
         if self.truncated:
             return
@@ -160,11 +161,15 @@ class EventCollector(observe.Emitter):
             keys = self._queues.get(pass_id)
             if keys is None:
                 keys = self._queues[pass_id] = []
-            self._ready_order += 1
-            key = (-node._seq, self._ready_order)
+            self._ready_order -= 1
+            # Kept in reverse run order, the head last: a node joins, and the head leaves, at
+            # the end of the list in the common cases (no shifting of a long queue). A key is
+            # one int (sequence number, then the order of readiness, later ones first): no
+            # tuple per node for the garbage collector to watch.
+            key = (node._seq << 64) + _ORDER_BASE + self._ready_order
             at = bisect.bisect(keys, key)
             keys.insert(at, key)
-            self._store(("node_ready", len(self.events), number, nid(node), at))
+            self._store(("node_ready", len(self.events), number, nid(node), len(keys) - 1 - at))
 
     def node_started(self, pass_id, node, grads, ready):
         if not self.truncated:
@@ -172,7 +177,7 @@ class EventCollector(observe.Emitter):
             nid = _uid if number is not None else self._nid
             keys = self._queues.get(pass_id)
             if keys:
-                del keys[0]  # the engine runs the head of its queue
+                keys.pop()  # the engine runs the head of its queue
             refs = self._refs(grads)
             self._started = (grads, refs)
             self._store(("node_started", len(self.events), number, nid(node), refs))
@@ -383,7 +388,9 @@ class EventCollector(observe.Emitter):
             structures[cid] = structure_of(current, cid)
             if type(current) is AccumulateGrad:
                 self.tensor(current.variable)
-            for child, _ in current.next_functions:
+            edges = current._edges
+            for k in range(0, len(edges), 2):
+                child = edges[k]
                 if child is not None and child._uid not in structures:
                     stack.append(child)
         return nid
@@ -428,6 +435,7 @@ _FROM_KEYWORDS = {
 
 
 _uid = operator.attrgetter("_uid")
+_ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
 _NOT_STARTED = (None, None)
 
@@ -459,10 +467,13 @@ def structure_of(node, nid):
         variable, kind = tensor_id(node.variable), "accumulate"
     else:
         variable, kind = None, "root" if cls is GraphRoot else "function"
-    next_ = []
-    for child, input_nr in node.next_functions:
-        next_.append(None if child is None else child._uid or node_id(child))
-        next_.append(input_nr)
+    # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
+    # ``next_functions`` would leave a tuple of pairs on every node.)
+    next_ = list(node._edges)
+    for k in range(0, len(next_), 2):
+        child = next_[k]
+        if child is not None:
+            next_[k] = child._uid or node_id(child)
     saved = node._saved
     names, held = (), ()
     if saved:
