@@ -24,6 +24,7 @@ import numpy as np
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd.node import (
+    AccumulateGrad,
     Node,
     SavedTensor,
     _contains,
@@ -298,6 +299,9 @@ class _BuiltinNode(BackwardNode):
                 t._output_nr, t._grad, t._base = 0, None, None
                 if inference_blocks[0] and state.inference:
                     t._inference = True
+                to = self._edges[2 * k]
+                if type(to) is AccumulateGrad and g is not grad:  # a new array for a leaf:
+                    to._fresh = g                                  # .grad may take it
                 g = t
             result.append(g)
         return tuple(result)
