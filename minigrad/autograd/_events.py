@@ -14,7 +14,7 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
-from minigrad.autograd._formulas import ValueRef, formula_of, operand_tensors, operands_of
+from minigrad.autograd._formulas import ValueRef, formula_of, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical, thaw
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -145,7 +145,16 @@ class EventCollector(observe.Emitter):
             self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
             return
         nid = node._uid
-        if nid is None or nid not in self.structures:
+        if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
+            structures = self.structures
+            nid = node_id(node)
+            structures[nid] = structure_of(node, nid)
+            edges = node._edges
+            for k in range(len(edges) - 2, -1, -2):  # (in the order self.node's stack takes)
+                child = edges[k]
+                if child is not None and child._uid not in structures:
+                    self.node(child)
+        elif nid is None or nid not in self.structures:
             nid = self.node(node)
         pass_id = state.backward_pass
         add = self.values.add
@@ -196,13 +205,21 @@ class EventCollector(observe.Emitter):
             if key not in self.operands:  # the numbers of its chain rule, before release
                 formula = formula_of(node)
                 self.operands[key] = (formula, operands_of(node, self._full_limit, self.values),
-                                      {name: self.tensor(t)
-                                       for name, t in operand_tensors(node).items()}) \
-                    if formula else _NO_OPERANDS
+                                      self._operand_ids(node)) if formula else _NO_OPERANDS
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
             self._store(("node_ran", len(self.events), number, key, refs_in,
                          self._refs(grads_out)))
+
+    def _operand_ids(self, node):
+        """``{saved name: tensor id}`` of ``operand_tensors(node)``, for a node with a formula."""
+        saved, ids = node._saved, {}
+        if saved:
+            tensor = self.tensor
+            for name, slot in zip(node._saved_names(), saved):
+                if slot is not None and slot.tensor is not None:
+                    ids[name] = tensor(slot.tensor)
+        return ids
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
         if not self.truncated:
