@@ -110,13 +110,20 @@ class Size(tuple):
         return int(np.prod(self, dtype=np.int64))
 
 
-_UNDELETABLE = {
+_UNDELETABLE = {  # PyTorch's errors for ``del tensor.<name>``
     "data": "Deleting tensor data is not allowed. Delete tensor instead!",
-    "_data": "Deleting tensor data is not allowed. Delete tensor instead!",
     "requires_grad": "requires_grad must be a bool",
     "_grad_fn": "Deletion of _grad_fn not allowed. Detach tensor instead!",
     "_backward_hooks": "Deletion of _backwards_hooks not allowed!",
 }
+
+
+def _undeletable(name):
+    """A property deleter that raises PyTorch's error for ``del tensor.<name>``. (Tensor has no
+    ``__delattr__``: defining one would slow down every attribute assignment on tensors.)"""
+    def deleter(self):
+        raise RuntimeError(_UNDELETABLE[name])
+    return deleter
 
 
 class Tensor:
@@ -130,7 +137,7 @@ class Tensor:
         tensor([2., 4.])
     """
 
-    __slots__ = ("_data", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version_counter",
+    __slots__ = ("_data", "_requires_grad", "_creator", "_output_nr", "_grad", "_vc",
                  "_base", "__weakref__", "__dict__")
 
     # Set on few tensors: class-level defaults until then, so that creating a tensor (the
@@ -160,7 +167,7 @@ class Tensor:
     def _init(self, data, requires_grad, grad_fn, output_nr):
         self._data = data
         self._requires_grad = requires_grad
-        self._grad_fn = grad_fn
+        self._creator = grad_fn
         self._output_nr = output_nr
         self._grad = None
         self._base = None
@@ -171,11 +178,19 @@ class Tensor:
         """The array a backward on arrays computes with, next to a gradient of ``dtype``."""
         return self._data
 
-    def __getattr__(self, name):
-        if name == "_version_counter":  # made on first use: most tensors never need one
-            counter = self._version_counter = [0]
+    @property
+    def _version_counter(self):
+        """``[version]``, shared by a tensor and its views; made on first use (most tensors
+        never need one). NB: not ``__getattr__``, which would slow every attribute read."""
+        try:
+            return self._vc
+        except AttributeError:
+            counter = self._vc = [0]
             return counter
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    @_version_counter.setter
+    def _version_counter(self, counter):
+        self._vc = counter
 
     @classmethod
     def _make(cls, data, requires_grad=False, grad_fn=None, output_nr=0):
@@ -184,7 +199,7 @@ class Tensor:
         # The body of _init, inlined: every op creates tensors through here.
         t._data = data
         t._requires_grad = requires_grad
-        t._grad_fn = grad_fn
+        t._creator = grad_fn
         t._output_nr = output_nr
         t._grad = None
         t._base = None  # (and _version_counter, made when first read: see __getattr__)
@@ -210,15 +225,27 @@ class Tensor:
                                "point or complex dtype")
         self._data = value._data
 
-    def __delattr__(self, name):
-        refused = _UNDELETABLE.get(name)
-        if refused is not None:  # PyTorch's errors (deleting a slot would break the tensor)
-            raise RuntimeError(refused)
-        super().__delattr__(name)
+    data = data.deleter(_undeletable("data"))
 
-    # Read-only, as in PyTorch: the graph sets it (as ``_grad_fn``), never the user.
-    grad_fn = property(operator.attrgetter("_grad_fn"), _read_only("grad_fn"),
+    # Read-only, as in PyTorch: the graph sets it (as ``_creator``), never the user.
+    grad_fn = property(operator.attrgetter("_creator"), _read_only("grad_fn"),
                        doc="The node that created this tensor (None for a leaf).")
+
+    # The slot is ``_creator`` (PyTorch's first name for grad_fn); ``_grad_fn`` is its
+    # PyTorch name, which code written for PyTorch may read or set.
+    _grad_fn = property(operator.attrgetter("_creator"),
+                        lambda self, fn: setattr(self, "_creator", fn), _undeletable("_grad_fn"))
+
+    @property
+    def _backward_hooks(self):
+        """This tensor's hooks, ``{id: hook}`` (None when it has none), as PyTorch keeps them."""
+        if self._creator is None:
+            return self._hooks
+        hooks = self._creator._tensor_pre_hooks or {}
+        mine = {key: hook for key, (index, hook) in hooks.items() if index == self._output_nr}
+        return mine or None
+
+    _backward_hooks = _backward_hooks.deleter(_undeletable("_backward_hooks"))
 
     @property
     def shape(self):
@@ -461,7 +488,7 @@ class Tensor:
     def requires_grad(self, value):
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        if self._grad_fn is not None:
+        if self._creator is not None:
             raise RuntimeError(REQUIRES_GRAD_NON_LEAF if value else REQUIRES_GRAD_NON_LEAF_FALSE)
         if value and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD_SETTER)
@@ -469,11 +496,13 @@ class Tensor:
             inference.check_requires_grad(self)
         self._requires_grad = bool(value)
 
+    requires_grad = requires_grad.deleter(_undeletable("requires_grad"))
+
     def requires_grad_(self, requires_grad=True):
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {type(requires_grad).__name__}")
-        if requires_grad and self._grad_fn is not None:
+        if requires_grad and self._creator is not None:
             return self  # a non-leaf requires grad already (the setter would raise)
         if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError(ONLY_FLOAT_GRAD)
@@ -487,13 +516,13 @@ class Tensor:
 
     @property
     def is_leaf(self):
-        return self._grad_fn is None
+        return self._creator is None
 
     is_leaf = is_leaf.setter(_read_only("is_leaf"))
 
     @property
     def grad(self):
-        if self._grad_fn is not None and self._grad is None and not self.retains_grad:
+        if self._creator is not None and self._grad is None and not self.retains_grad:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -520,7 +549,7 @@ class Tensor:
 
     @property
     def retains_grad(self):
-        fn = self._grad_fn
+        fn = self._creator
         if fn is None or fn._retained is None:
             return False
         ref = fn._retained.get(self._output_nr)
@@ -530,26 +559,26 @@ class Tensor:
         """Keep ``.grad`` for this non-leaf tensor after backward (no-op on leaves)."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None:
+        if self._creator is None:
             return
-        if self._grad_fn._retained is None:
-            self._grad_fn._retained = {}
-        self._grad_fn._retained[self._output_nr] = weakref.ref(self)
+        if self._creator._retained is None:
+            self._creator._retained = {}
+        self._creator._retained[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
         """``hook(grad) -> Tensor or None`` runs each time the gradient of this tensor is
         computed; a returned tensor replaces the gradient. Returns a removable handle."""
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
-            return self._grad_fn._register_tensor_hook(self._output_nr, hook)
+        if self._creator is not None:
+            return self._creator._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}
         return _add_hook(self._hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """``hook(tensor)`` runs right after backward has accumulated into ``tensor.grad``."""
-        if self._grad_fn is not None:
+        if self._creator is not None:
             raise RuntimeError(
                 "post accumulate grad hooks cannot be registered on non-leaf tensors")
         if not self._requires_grad:
@@ -578,9 +607,9 @@ class Tensor:
         return out
 
     def detach_(self):
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None and self._creator is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead.")
-        self._grad_fn, self._requires_grad, self._output_nr = None, False, 0
+        self._creator, self._requires_grad, self._output_nr = None, False, 0
         if self.__dict__:  # as PyTorch: it loses its tangent too
             from minigrad.autograd import forward_ad
             self.__dict__.pop(forward_ad._ATTR, None)

@@ -156,7 +156,7 @@ def _wrap_output(ctx, nr, out, args, record, n_diff, n_outputs, previous, Tensor
         out = out._alias()  # a tensor with a history of its own (e.g. captured by forward)
     elif out._base is not None:
         _mark_view(out, MULTI if n_diff > 1 else CUSTOM)
-    out._requires_grad, out._grad_fn, out._output_nr = True, ctx, nr
+    out._requires_grad, out._creator, out._output_nr = True, ctx, nr
     return out
 
 

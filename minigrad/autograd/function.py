@@ -295,7 +295,7 @@ class _BuiltinNode(BackwardNode):
                     if want is not None and g.dtype is not want and g.dtype != want:
                         g = g.astype(want)
                 t = _new(_node._Tensor)  # (Tensor._make, inlined)
-                t._data, t._requires_grad, t._grad_fn = g, False, None
+                t._data, t._requires_grad, t._creator = g, False, None
                 t._output_nr, t._grad, t._base = 0, None, None
                 if inference_blocks[0] and state.inference:
                     t._inference = True
@@ -446,8 +446,8 @@ def _link_array(node, args, data, Tensor):
                     explicit = explicit or numbers == 2
                     numbers = numbers or 1
                 continue
-            if a._grad_fn is not None:
-                edges += a._grad_fn, a._output_nr
+            if a._creator is not None:
+                edges += a._creator, a._output_nr
             else:
                 edges += a._grad_accumulator(), 0
             if a._data.dtype is not dtype and a._data.dtype != dtype:
@@ -462,7 +462,7 @@ def _link_array(node, args, data, Tensor):
         node._in_refs = tuple([None if a._wrapped_number and not state.observers and not
                                _contains(node._to_save, a) else weakref.ref(a) for a in refs])
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
-    out._data, out._requires_grad, out._grad_fn, out._output_nr = data, True, node, 0
+    out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
     out._grad = out._base = None
     if inference_blocks[0] and state.inference:  # an inference tensor
         out._inference = True
@@ -542,7 +542,7 @@ def _mark_views(source, outputs):
             views = base.__dict__["_views"] = weakref.WeakSet()
     no_grad_view = not state.grad_enabled and not state.inference
     # A view of one of several views (unbind, split) may not change in place either.
-    source_fn = source._grad_fn
+    source_fn = source._creator
     of_multi = source_fn is not None and (
         getattr(source_fn, "_forward_cls", _Op).multi_output_view
         or "_multi_view" in source.__dict__)
@@ -572,8 +572,8 @@ def link_inputs(ctx, args, Tensor):
             inputs.append(weakref.ref(a))
             if not a._requires_grad:
                 edges.append(_NO_EDGE)
-            elif a._grad_fn is not None:
-                edges.append((a._grad_fn, a._output_nr))
+            elif a._creator is not None:
+                edges.append((a._creator, a._output_nr))
             else:
                 edges.append((a._grad_accumulator(), 0))
     ctx.next_functions = tuple(edges)
@@ -633,7 +633,7 @@ def _link_output(ctx, nr, out, args, Tensor):
         out._version_counter[0] += 1
     elif out.grad_fn is not None or out._requires_grad or _contains(args, out):
         out = out._alias()
-    out._requires_grad, out._grad_fn, out._output_nr = True, ctx, nr
+    out._requires_grad, out._creator, out._output_nr = True, ctx, nr
     return out
 
 

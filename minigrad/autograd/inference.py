@@ -108,7 +108,7 @@ def _stale_view_class(cls):
         def grad_fn(self):
             raise RuntimeError(STALE_VIEW)
         stale = _STALE[cls] = type(cls.__name__, (cls,), {
-            "__slots__": (), "grad_fn": property(grad_fn), "_grad_fn": property(grad_fn),
+            "__slots__": (), "grad_fn": property(grad_fn), "_creator": property(grad_fn),
             "__module__": cls.__module__, "__qualname__": cls.__qualname__})
     return stale
 

@@ -29,7 +29,7 @@ __all__ = ["snapshot", "snapshot_data", "Snapshot", "FORMAT", "GraphBuilder", "n
            "STRUCTURE_KEYS", "plain_copy", "module_calls", "collector_paused"]
 
 FORMAT = "minigrad.snapshot/1"
-_VERSION_SLOT = Tensor._version_counter  # the slot itself: reading it makes no counter
+_VERSION_SLOT = Tensor._vc  # the slot itself: reading it makes no counter
 
 
 def snapshot(*roots, names=None, full_limit=FULL_LIMIT):
@@ -243,8 +243,8 @@ class GraphBuilder:
         elif tid in self.tensors:
             return tid
         self.tensors[tid] = [tensor, None]
-        if tensor._grad_fn is not None:
-            self._stack.append(tensor._grad_fn)
+        if tensor._creator is not None:
+            self._stack.append(tensor._creator)
         accumulator = tensor._accumulator() if tensor._accumulator is not None else None
         if accumulator is not None:
             self._stack.append(accumulator)
@@ -271,7 +271,7 @@ class GraphBuilder:
             outputs = []
             for nr, ref in enumerate(node._output_refs):
                 tensor = ref() if ref is not None else None
-                if tensor is not None and tensor._grad_fn is node:
+                if tensor is not None and tensor._creator is node:
                     tid = add_tensor(tensor)
                     outputs.append(tensor)
                     edges.append({"id": f"e{k}_o{nr}", "kind": "output", "source": nid,
@@ -339,7 +339,7 @@ class GraphBuilder:
 
     def _tensor_info(self, t):
         tid = t._uid
-        fn = t._grad_fn
+        fn = t._creator
         accumulator = t._accumulator() if t._accumulator is not None else None
         if fn is not None:
             table = fn._tensor_pre_hooks

@@ -127,9 +127,9 @@ def as_tensor_operand(value, like):
         array = _NUMBER_ARRAYS.get((float, value))
         if array is not None:  # (WrappedNumber._make, inlined)
             t = _new(WrappedNumber)
-            t._data, t._requires_grad, t._grad_fn, t._output_nr, t._grad, t._base = (
+            t._data, t._requires_grad, t._creator, t._output_nr, t._grad, t._base = (
                 array, False, None, 0, None, None)
-            t._version_counter = _NUMBER_VERSION
+            t._vc = _NUMBER_VERSION
             return t
     if isinstance(value, _NUMBERS):
         array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None

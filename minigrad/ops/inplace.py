@@ -310,7 +310,7 @@ def set_history(t, node, output_nr):
     """``t`` (changed in place) is now output ``output_nr`` of ``node``. As in PyTorch, a
     ``retain_grad()`` moves with it: ``.grad`` will be that of the new value."""
     old, old_nr = t.grad_fn, t._output_nr
-    t._grad_fn, t._output_nr, t._requires_grad = node, output_nr, True
+    t._creator, t._output_nr, t._requires_grad = node, output_nr, True
     retained = old._retained if old is not None else None
     if retained and old_nr in retained and retained[old_nr]() is t:
         del retained[old_nr]
