@@ -314,10 +314,12 @@ class EventCollector(observe.Emitter):
         if array.size <= self._full_limit:
             return self._add_small(array)
         seen = self._recent.get(id(grad))
-        if seen is not None and seen[0] is grad and seen[1] == grad._version_counter[0]:
+        # (the version read without making a counter: a tensor with none was never changed)
+        version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
+        if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
         ref = self.values.add_large(array)
-        self._recent[id(grad)] = (grad, grad._version_counter[0], ref)
+        self._recent[id(grad)] = (grad, version, ref)
         return ref
 
     def _nid(self, node):
@@ -455,6 +457,7 @@ _uid = operator.attrgetter("_uid")
 _ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
 _NOT_STARTED = (None, None)
+_NO_VERSION = (0,)
 
 
 def plain_events(events):
