@@ -299,9 +299,10 @@ class _BuiltinNode(BackwardNode):
                 t._output_nr, t._grad, t._base = 0, None, None
                 if inference_blocks[0] and state.inference:
                     t._inference = True
-                to = self._edges[2 * k]
-                if type(to) is AccumulateGrad and g is not grad:  # a new array for a leaf:
-                    to._fresh = g                                  # .grad may take it
+                if g.nbytes >= _STEAL_BYTES and g is not grad:
+                    to = self._edges[2 * k]
+                    if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
+                        to._fresh = (state.backward_pass, weakref.ref(g))
                 g = t
             result.append(g)
         return tuple(result)
@@ -355,6 +356,7 @@ _quiet_var, _quiet_settings = _quiet_state()
 
 
 _new = object.__new__
+_STEAL_BYTES = 1 << 16  # a leaf's .grad may take a new gradient this large (a smaller: copied)
 # ``out=...`` keeps a 0-d sum a 0-d array, not a NumPy scalar (NumPy >= 2.3)
 _ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor

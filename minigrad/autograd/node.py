@@ -396,7 +396,7 @@ class AccumulateGrad(Node):
 
     sequence_nr = UINT64_MAX
     _trusted = True  # it returns no gradient: nothing for the engine to check
-    _fresh = None    # the array of a gradient just made for it that nobody else holds
+    _fresh = None    # (pass id, weak reference to the array of a gradient made for it alone)
 
     def __init__(self, variable):
         super().__init__()
@@ -433,10 +433,11 @@ def _accumulate(held, grad, node=None):
     if not state.grad_enabled:
         if held is None:
             data = grad._data
-            if node is not None and node._fresh is not None:
-                fresh = node._fresh is data
-                node._fresh = None
-                if fresh and _stealable(node, data):
+            fresh = node._fresh if node is not None else None
+            if fresh is not None:
+                node._fresh = None  # (made in this pass: not a gradient autograd.grad returned)
+                if fresh[0] == state.backward_pass and fresh[1]() is data and \
+                        _stealable(node, data):
                     # As PyTorch steals a gradient nobody else holds: no copy.
                     return _tensor_class()._make(data)
             # a copy, in the same memory layout (grad.detach().clone())
