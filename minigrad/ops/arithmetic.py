@@ -9,6 +9,7 @@ from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
     WrappedNumber,
+    apply_op,
     as_input,
     as_tensor_operand,
     cast_numbers,
@@ -228,6 +229,7 @@ class DivScalar(_Op):
     ``cross_entropy``);  ∂z/∂a = 1/s."""
 
     node_name = "DivBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad / other",)
 
     @staticmethod
@@ -262,6 +264,7 @@ class Reciprocal(_Op):
     """z = 1/a;  ∂z/∂a = -z²."""
 
     node_name = "ReciprocalBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("-grad * result ** 2",)
 
@@ -316,6 +319,7 @@ class MulScalar(_Op):
     ∂z/∂a = s."""
 
     node_name = "MulBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad * other",)
 
     @staticmethod
@@ -329,7 +333,7 @@ class MulScalar(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return MulScalar.apply(grad, ctx.other), None
+        return apply_op(MulScalar, grad, ctx.other), None
 
 
 def _power(x, y, out=None):

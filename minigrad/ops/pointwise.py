@@ -72,6 +72,7 @@ class Log1p(_Op):
     """y = ln(1 + x);  ∂y/∂x = 1/(1 + x)."""
 
     node_name = "Log1PBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad / (self + 1)",)
 
