@@ -91,36 +91,42 @@ class Sin(_Op):
     """y = sin x;  ∂y/∂x = cos x."""
 
     node_name = "SinBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad * cos(self)",)
 
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.sin(_floating(x))
+        return Sin.compute(_floating(x))
+
+    compute = staticmethod(np.sin)  # on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * x.cos()
+        return grad * apply_op(Cos, x)
 
 
 class Cos(_Op):
     """y = cos x;  ∂y/∂x = -sin x."""
 
     node_name = "CosBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("-grad * sin(self)",)
 
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.cos(_floating(x))
+        return Cos.compute(_floating(x))
+
+    compute = staticmethod(np.cos)  # on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * -x.sin()
+        return grad * -apply_op(Sin, x)
 
 
 class Tanh(_Op):
@@ -292,6 +298,7 @@ class Abs(_Op):
     """y = |x|;  ∂y/∂x = sign(x) (0 at 0)."""
 
     node_name = "AbsBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad * sign(self)",)
 
@@ -305,20 +312,25 @@ class Abs(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * Sgn.apply(x)
+        return grad * apply_op(Sgn, x)
 
 
 class Sign(_Op):
     """y = sign(x);  ∂y/∂x = 0."""
 
     node_name = "SignBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
-        if x._data.dtype == np.bool_:
-            return x._data.copy()  # sign(True) is True
-        out = np.sign(x._data)
+        return Sign.compute(x._data)
+
+    @staticmethod
+    def compute(data):  # on arrays (see apply_op)
+        if data.dtype == np.bool_:
+            return data.copy()  # sign(True) is True
+        out = np.sign(data)
         if out.dtype.kind == "f":
             out = np.where(np.isnan(out), 0, out).astype(out.dtype)  # sign(NaN) = 0, as PyTorch
         return np.asarray(out)
