@@ -122,7 +122,7 @@ def __getattr__(name):
         from minigrad.func import vmap
         return vmap
     import importlib
-    if name in ("nn", "optim", "utils", "func", "profiler"):
+    if name in ("nn", "optim", "utils", "func", "profiler", "_C"):
         module = importlib.import_module(f"minigrad.{name}")
         globals()[name] = module
         return module

@@ -24,7 +24,8 @@ import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "state", "inference_blocks", "inference_tensors_made",
-           "set_multithreading_enabled", "is_multithreading_enabled"]
+           "set_multithreading_enabled", "is_multithreading_enabled",
+           "_unsafe_preserve_version_counter"]
 
 CLASS_DECORATION_WARNING = (
     "Decorating classes is deprecated and will be disabled in future versions. You should only "
@@ -38,10 +39,12 @@ class _State(threading.local):
     Fields: ``grad_enabled``, ``inference`` (grad modes); ``anomaly``, ``check_nan``,
     ``anomaly_parent`` (anomaly mode, and the node the engine is running while it is on);
     ``backward_pass`` (id of the backward pass running in this thread, or None),
-    ``engine_task`` (what ``will_execute`` consults); ``observers`` (the observers of this
-    thread's events, see ``minigrad.autograd.observe``); ``saved_hooks`` (the stack of
-    ``saved_tensors_hooks`` pairs, innermost last) and ``saved_hooks_disabled`` (the message of
-    an open ``disable_saved_tensors_hooks`` block, or None), per thread as in PyTorch.
+    ``engine_task`` (what ``will_execute`` consults), ``final_callbacks`` (the callbacks queued
+    for the end of that pass, or None outside one), ``keep_graph`` (its ``retain_graph``);
+    ``observers`` (the observers of this thread's events, see ``minigrad.autograd.observe``);
+    ``saved_hooks`` (the stack of ``saved_tensors_hooks`` pairs, innermost last) and
+    ``saved_hooks_disabled`` (the message of an open ``disable_saved_tensors_hooks`` block, or
+    None), per thread as in PyTorch.
     """
 
     def __init__(self):  # runs once in every thread that touches ``state``
@@ -52,6 +55,8 @@ class _State(threading.local):
         self.anomaly_parent = None
         self.backward_pass = None
         self.engine_task = None
+        self.final_callbacks = None
+        self.keep_graph = False
         self.observers = []
         self.saved_hooks = []
         self.saved_hooks_disabled = None
@@ -288,3 +293,29 @@ class inference_mode(_DecoratorContextManager):
 
     def clone(self):
         return self.__class__(self.mode)
+
+
+class _unsafe_preserve_version_counter:
+    """Within this block, in-place changes of ``tensors`` do not count: their version counters
+    are put back on exit, so autograd's checks of saved tensors do not see the changes. Unsafe
+    (wrong gradients follow if a saved tensor really changed), as in PyTorch.
+
+    Example:
+        >>> x = minigrad.ones(2)
+        >>> with minigrad.autograd._unsafe_preserve_version_counter(x):
+        ...     _ = x.mul_(2)
+        >>> x._version
+        0
+    """
+
+    def __init__(self, tensors):
+        self.tensors = tensors if isinstance(tensors, tuple) else (tensors,)
+        self.versions = tuple(t._version_counter[0] for t in self.tensors)
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        from minigrad._C import _unsafe_set_version_counter
+        _unsafe_set_version_counter(self.tensors, self.versions)
+        return False

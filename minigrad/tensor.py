@@ -308,6 +308,29 @@ class Tensor:
             strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[self._dim_index(dim)]
 
+    def data_ptr(self):
+        """The address of the tensor's first element (0 when it has none)."""
+        return self._data.__array_interface__["data"][0] if self._data.size else 0
+
+    def storage_offset(self):
+        """How many elements of its storage come before the tensor's first element."""
+        if not self._data.size:
+            return 0
+        return (self.data_ptr() - self.untyped_storage().data_ptr()) // self._data.itemsize
+
+    def untyped_storage(self):
+        """The storage the tensor and its views share, as bytes (see ``minigrad.storage``)."""
+        from minigrad.ops.storage import _storage
+        from minigrad.storage import UntypedStorage
+        return UntypedStorage(_storage(self))
+
+    def storage(self):
+        """The storage as elements of the tensor's dtype (deprecated in PyTorch, which warns)."""
+        from minigrad.ops.storage import _storage
+        from minigrad.storage import TypedStorage
+        _warn_typed_storage()
+        return TypedStorage(_storage(self), self.dtype)
+
     def type(self, dtype=None, non_blocking=False):
         """``"minigrad.FloatTensor"`` (PyTorch's legacy type name), or a copy as ``dtype``
         (a dtype, a legacy class such as ``minigrad.DoubleTensor`` or its name)."""
@@ -894,6 +917,17 @@ class Tensor:
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
+    def cumsum(self, dim, *, dtype=None):
+        return ops.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim, *, dtype=None):
+        return ops.cumprod(self, dim, dtype=dtype)
+
+    def flip(self, *dims):
+        """``x.flip(0)``, ``x.flip(0, 1)`` and ``x.flip((0, 1))`` all flip those dims."""
+        return ops.flip(self, dims[0] if len(dims) == 1 and not isinstance(dims[0], int)
+                        else dims)
+
     def softmax(self, dim=None, dtype=None):
         return ops.softmax(self, dim, dtype=dtype)
 
@@ -1015,6 +1049,9 @@ class Tensor:
     def masked_fill(self, mask, value):
         ops.check_overloads("masked_fill", (mask, value), _MASKED_FILL_FORMS)
         return ops.masked_fill(self, mask, value)
+
+    def masked_select(self, mask):
+        return ops.masked_select(self, mask)
 
     # ---------------------------------------------------------------- comparisons
     def eq(self, other):
@@ -1387,6 +1424,19 @@ class Tensor:
     def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
         return tensor_new.new_full(self, size, fill_value, dtype, device, requires_grad)
 
-_OPERANDS = (Tensor, *_OPERANDS)
+_OPERANDS = (Tensor, float, int, *_OPERANDS)  # (float and int first: no ABC check for them)
+
+_TYPED_STORAGE_WARNED = []
+
+
+def _warn_typed_storage():
+    if not _TYPED_STORAGE_WARNED:  # once per process, as PyTorch does
+        _TYPED_STORAGE_WARNED.append(True)
+        warnings.warn(
+            "TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
+            "will be the only storage class. This should only matter to you if you are using "
+            "storages directly.  To access UntypedStorage directly, use "
+            "tensor.untyped_storage() instead of tensor.storage()", UserWarning, stacklevel=3)
+
 
 from minigrad import ops, tensor_new  # noqa: E402 - they import Tensor from this module

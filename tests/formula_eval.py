@@ -42,7 +42,7 @@ def ties(x, m, dim, keepdim):
     if x.ndim == 0:
         return np.ones_like(x)
     m = spread(m, x.shape, dim, keepdim)
-    mask = (x == m) | (np.isnan(x) & np.isnan(m))
+    mask = x == m  # (as PyTorch's amax: a NaN equals nothing)
     return mask / mask.sum(axis=_dims(dim, x.ndim) or None, keepdims=True)
 
 
@@ -97,6 +97,20 @@ def prod_others(x, dim=None):
         return np.array([np.prod(np.delete(flat, k)) for k in range(flat.size)]).reshape(x.shape)
     return np.stack([np.prod(np.delete(x, k, axis=dim), axis=dim)
                      for k in range(x.shape[dim])], axis=dim)
+
+
+def cumprod_grad(g, x, dim):
+    """Σ_{k≥i} g_k · Π_{j≤k, j≠i} x_j along ``dim``, element by element."""
+    if x.ndim == 0:
+        return g
+    g, x = np.moveaxis(g, dim, -1), np.moveaxis(x, dim, -1)
+    out = np.zeros_like(g)
+    n = x.shape[-1]
+    for i in range(n):
+        for k in range(i, n):
+            others = np.prod(np.delete(x[..., :k + 1], i, axis=-1), axis=-1)
+            out[..., i] += g[..., k] * others
+    return np.moveaxis(out, -1, dim)
 
 
 def diagonal(g, args):
@@ -363,7 +377,9 @@ HELPERS = {
     "cat": lambda gs, dim: np.concatenate(gs, axis=dim),
     "stack": lambda gs, dim: np.stack(gs, axis=dim),
     "unbind": lambda g, dim: list(np.moveaxis(g, dim, 0)),
-    "sum_tiles": sum_tiles, "prod_others": prod_others,
+    "sum_tiles": sum_tiles, "prod_others": prod_others, "cumprod_grad": cumprod_grad,
+    "flip": lambda g, dims: np.flip(g, dims),
+    "cumsum": lambda g, dim: np.cumsum(g, axis=dim) if np.ndim(g) else g,
     "diagonal": diagonal, "diagonal_scatter": diagonal_scatter,
     "norm_slope": norm_slope, "per_class": per_class,
     "or_one": lambda w: 1 if w is None else w,

@@ -1,7 +1,10 @@
 """Custom ``autograd.Function``: the same contract as PyTorch's, checked against torch."""
 
+import warnings
+
 import numpy as np
 import pytest
+from oracle import plain
 
 import minigrad
 
@@ -334,3 +337,176 @@ def test_unimplemented_and_legacy_use_are_torchs_errors(torch):
         seen.append(str(info.value))
         outcomes.append(seen)
     assert outcomes[0] == outcomes[1]
+
+
+# ---------------------------------------------------------------- raw saved tensors, saved once
+def _raw_saved_story(lib):
+    """What ``_raw_saved_tensors`` of a custom Function's node gives, and what its entries
+    accept, before and after backward frees them."""
+    def attempt(fn):
+        try:
+            fn()
+            return "ok"
+        except (RuntimeError, TypeError) as error:
+            return [type(error).__name__, str(error).split("\n")[0]]
+
+    class KeepTwo(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, None)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    class KeepNone(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+    x = lib.ones(3, requires_grad=True)
+    y = KeepTwo.apply(x)
+    raw = y.grad_fn._raw_saved_tensors
+    story = [len(raw), attempt(lambda: raw[1].register_hooks(lambda t: t, lambda t: t)),
+             attempt(lambda: raw[0].register_hooks(lambda t: t)),
+             attempt(lambda: raw[0].register_hooks(1, 2)),
+             attempt(lambda: raw[0].register_hooks(lambda t: t * 1, lambda t: t)),
+             attempt(lambda: raw[0].register_hooks(lambda t: t, lambda t: t))]
+    y.sum().backward()
+    story += [attempt(lambda: y.grad_fn._raw_saved_tensors),
+              attempt(lambda: y.grad_fn.saved_tensors), x.grad]
+    story.append(len(KeepNone.apply(x).grad_fn._raw_saved_tensors))
+    return story
+
+
+def test_raw_saved_tensors_of_a_custom_function(oracle):
+    assert plain(_raw_saved_story(minigrad)) == oracle(_raw_saved_story)
+
+
+def _saved_once_story(lib, reads):
+    """``clear_saved_tensors_on_access = True``: backward may read ``saved_tensors`` once, and
+    then holds the only reference to what it read."""
+    import gc
+    import weakref
+    seen = []
+
+    class Once(lib.autograd.Function):
+        clear_saved_tensors_on_access = True
+
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            for _ in range(reads - 1):
+                (x,) = ctx.saved_tensors
+            alive = weakref.ref(x)
+            del x
+            gc.collect()
+            seen.append(alive() is None)
+            return grad * 3
+
+    leaf = lib.ones(2, requires_grad=True)
+    out = Once.apply(leaf * 1)  # the saved input is an intermediate only the node keeps
+    try:
+        out.sum().backward()
+    except RuntimeError as error:
+        seen.append(str(error))
+    return seen + [leaf.grad]
+
+
+@pytest.mark.parametrize("reads", [1, 2])
+def test_saved_tensors_cleared_on_access(oracle, reads):
+    assert plain(_saved_once_story(minigrad, reads)) == oracle(
+        lambda torch: _saved_once_story(torch, reads))
+
+
+# ---------------------------------------------------------------- mark_dirty: more of torch's
+def _dirty_story(lib):
+    """mark_dirty on a tensor that is not an input (a view of an intermediate is refused when
+    autograd records the call) and on inputs that are views of several kinds."""
+    def dirty(body):
+        class Dirty(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                out = body(x)
+                ctx.mark_dirty(out)
+                return out
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+        return Dirty
+
+    leaf = lib.tensor([1.0, 2.0], requires_grad=True)
+    cases = {
+        "view-of-intermediate": lambda: dirty(lambda x: x.clone().view_as(x)).apply(leaf * 1),
+        "view-untracked": lambda: dirty(lambda x: x.clone().view_as(x)).apply(lib.ones(2)),
+        "one-of-several": lambda: dirty(lambda x: x.add_(1)).apply(leaf.split([1, 1])[0]),
+        "one-of-several-nonleaf": lambda: dirty(lambda x: x.add_(1)).apply(
+            (leaf * 1).unbind()[1]),
+        "view-of-leaf": lambda: dirty(lambda x: x.add_(1)).apply(leaf.view_as(leaf)),
+        "view-of-nonleaf": lambda: dirty(lambda x: x.add_(1)).apply((leaf * 1)[1:]),
+    }
+    story = {}
+    for name, run in cases.items():
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = run()
+                story[name] = [out.requires_grad, type(out.grad_fn).__name__]
+            except RuntimeError as error:
+                story[name] = str(error)
+        story[name + " warnings"] = len([w for w in caught if "mark_dirty" in str(w.message)])
+    return story
+
+
+def test_mark_dirty_checks(oracle):
+    assert plain(_dirty_story(minigrad)) == oracle(_dirty_story)
+
+
+def _dirty_jvp_story(lib, changes_tangent, requires_grad):
+    """An in-place custom Function's jvp must change the input's tangent in place, and the
+    output (the input itself) then keeps that very tangent object."""
+    fw = lib.autograd.forward_ad
+
+    class Double(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x.mul_(2)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad * 2
+
+        @staticmethod
+        def jvp(ctx, tangent):
+            return tangent.mul_(2) if changes_tangent else tangent
+
+    x = lib.tensor([1.0, 3.0], requires_grad=requires_grad).clone()
+    with fw.dual_level():
+        tangent = lib.ones(2)
+        dual = fw.make_dual(x, tangent)
+        try:
+            out = Double.apply(dual)
+        except RuntimeError as error:
+            return str(error)
+        kept = fw.unpack_dual(out).tangent
+        return [out is dual, kept is tangent, kept, out]
+
+
+@pytest.mark.parametrize("changes_tangent", [True, False])
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_inplace_function_jvp_changes_the_tangent_in_place(oracle, changes_tangent,
+                                                            requires_grad):
+    assert plain(_dirty_jvp_story(minigrad, changes_tangent, requires_grad)) == oracle(
+        lambda torch: _dirty_jvp_story(torch, changes_tangent, requires_grad))

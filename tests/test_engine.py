@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
-from oracle import plain
+from oracle import assert_matches, plain
 
 import minigrad
 
@@ -411,6 +411,66 @@ def test_backward_on_arrays_gives_torch_values_and_dtypes(oracle, create_graph):
         warnings.simplefilter("error")  # 1/0 = inf silently, as in torch
         got = _arithmetic_grads(minigrad, create_graph)
     assert_matches(got, expected)
+
+
+# ---------------------------------------------------------------- Variable._execution_engine
+def _callback_story(lib, depths):
+    """Callbacks queued from custom backward functions, at the outer pass (depth 0) and/or in
+    a backward pass run from inside it (depth 1), some queueing further callbacks."""
+    log = []
+    queue = lib.autograd.Variable._execution_engine.queue_callback
+
+    class Inner(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            log.append("inner backward")
+            if 1 in depths:
+                queue(lambda: log.append(f"inner callback, grad mode {lib.is_grad_enabled()}"))
+            return grad
+
+    class Outer(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.clone()
+
+        @staticmethod
+        def backward(ctx, grad):
+            log.append("outer backward")
+            if 0 in depths:
+                queue(lambda: (log.append("outer callback"),
+                               queue(lambda: log.append("queued by a callback"))))
+            leaf = grad.detach().requires_grad_()
+            with lib.enable_grad():
+                Inner.apply(leaf).sum().backward()
+            log.append("inner pass returned")
+            return grad
+
+    x = lib.ones(2, requires_grad=True)
+    x.register_post_accumulate_grad_hook(lambda t: log.append("x accumulated"))
+    Outer.apply(x).sum().backward(create_graph=2 in depths)
+    x.grad = None
+    return log
+
+
+@pytest.mark.parametrize("depths", [(0,), (1,), (0, 1), (0, 1, 2)])
+def test_queued_callbacks_run_when_their_pass_ends(oracle, depths):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # create_graph=True warns, in both libraries
+        expected = oracle(lambda torch: _callback_story(torch, depths))
+        assert _callback_story(minigrad, depths) == expected
+
+
+def test_queue_callback_outside_backward_raises(oracle):
+    def run(lib):
+        try:
+            lib.autograd.Variable._execution_engine.queue_callback(lambda: None)
+        except RuntimeError as error:
+            return error
+    assert_matches(run(minigrad), oracle(run))
 
 
 # ----------------------------------------------------------------- .grad takes a fresh gradient

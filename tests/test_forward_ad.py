@@ -385,3 +385,123 @@ def test_duals_print_inplace_update_out_and_detach_(oracle):
             seen.append(fw.unpack_dual(copy * 2).tangent is None)
         return seen
     assert run(minigrad) == oracle(run)
+
+
+def _switch_and_level(lib):
+    """The private switch that stops tangents, and the module's record of the entered level."""
+    fw = lib.autograd.forward_ad
+    seen = [fw._current_level, fw._is_fwd_grad_enabled()]
+    with fw.dual_level():
+        seen.append(fw._current_level)
+        x = fw.make_dual(lib.tensor([1.0, 2.0]), lib.tensor([1.0, 1.0]))
+        with fw._set_fwd_grad_enabled(False):
+            seen.append(fw._is_fwd_grad_enabled())
+            seen.append(fw.unpack_dual(x * 3).tangent)  # no tangent while switched off
+        seen.append(fw.unpack_dual(x * 3).tangent)
+        fw._set_fwd_grad_enabled(False)  # called, not entered: it switches at once
+        seen.append(fw._is_fwd_grad_enabled())
+        fw._set_fwd_grad_enabled(True)
+    seen.append(fw._current_level)
+    return seen
+
+
+def test_fwd_grad_switch_and_current_level(oracle):
+    assert plain(_switch_and_level(minigrad)) == oracle(_switch_and_level)
+
+
+def _tangent_layouts(lib):
+    """make_dual keeps the given tangent when it lies in memory as the primal does, and
+    otherwise stores a copy laid out as the primal (so writing to it leaves the original)."""
+    fw = lib.autograd.forward_ad
+    cases = {
+        "same": (lib.zeros(3), lib.ones(3)),
+        "offset": (lib.zeros(5)[1:4], lib.ones(3)),
+        "storage": (lib.zeros(5)[:4], lib.ones(4)),
+        "strides": (lib.zeros(2, 3).t(), lib.ones(3, 2)),
+        "size-one-dim": (lib.zeros(1, 3), lib.ones(3, 1).t()),
+        "empty": (lib.zeros(0), lib.ones(0)),
+    }
+    seen = {}
+    with fw.dual_level():
+        for name, (primal, tangent) in cases.items():
+            kept = fw.unpack_dual(fw.make_dual(primal, tangent)).tangent
+            before = tangent.clone()
+            kept.mul_(2)
+            seen[name] = [kept is tangent, kept.stride(), kept.storage_offset(),
+                          len(kept.untyped_storage()) // kept.element_size(),
+                          bool(lib.equal(before, tangent))]
+    return seen
+
+
+def test_make_dual_lays_the_tangent_out_as_the_primal(oracle):
+    assert plain(_tangent_layouts(minigrad)) == oracle(_tangent_layouts)
+
+
+def _custom_jvp_checks(lib):
+    """PyTorch's checks of what a custom Function's jvp returns: the tangent of a view output
+    must view the given tangent (or its base), a non-differentiable output gets None, and jvp
+    sees only what save_for_forward kept."""
+    fw = lib.autograd.forward_ad
+
+    class Narrow(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, how):
+            ctx.how = how
+            return x.narrow(0, 0, 2)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return None, None
+
+        @staticmethod
+        def jvp(ctx, tangent, _):
+            out = tangent.narrow(0, 0, 2)
+            if ctx.how != "view":
+                out = out.clone()
+            if ctx.how == "view-of-copy":
+                out = out.view_as(out)
+            return out
+
+    class Flagged(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            ctx.save_for_backward(x)
+            flag = y.clone()
+            ctx.mark_non_differentiable(flag)
+            return x * 2, flag
+
+        @staticmethod
+        def backward(ctx, grad, _):
+            return grad * 2, None
+
+        @staticmethod
+        def jvp(ctx, tangent, _):
+            seen.append(len(ctx.saved_tensors))
+            return tangent * 2, (tangent.clone() if wrong_flag else None)
+
+    seen, story, wrong_flag = [], {}, False
+    for how in ("view", "copy", "view-of-copy"):
+        for of_view in (False, True):
+            with fw.dual_level():
+                dual = fw.make_dual(lib.zeros(4, 3), lib.ones(4, 3))
+                if of_view:
+                    dual = dual.view_as(dual)
+                try:
+                    out = Narrow.apply(dual, how)
+                    story[f"{how} {of_view}"] = fw.unpack_dual(out).tangent
+                except RuntimeError as error:
+                    story[f"{how} {of_view}"] = str(error)
+    for wrong in (False, True):
+        wrong_flag = wrong  # read by Flagged.jvp
+        with fw.dual_level():
+            try:
+                _, flag = Flagged.apply(fw.make_dual(lib.ones(2), lib.ones(2)), lib.ones(2))
+                story[f"flag {wrong}"] = fw.unpack_dual(flag).tangent
+            except RuntimeError as error:
+                story[f"flag {wrong}"] = str(error)
+    story["saved seen by jvp"] = seen
+    return story
+
+
+def test_custom_function_jvp_checks(oracle):
+    assert plain(_custom_jvp_checks(minigrad)) == oracle(_custom_jvp_checks)

@@ -7,7 +7,7 @@ the same ``requires_grad`` on every leaf.
 
 import numpy as np
 import pytest
-from oracle import plain, to_plain
+from oracle import assert_matches, plain, to_plain
 
 import minigrad
 
@@ -216,3 +216,42 @@ def test_errors_match_torch(name, oracle):
     mine = _error(lambda: ERRORS[name](minigrad, minigrad.autograd.functional))
     ref = oracle(lambda torch: _error(lambda: ERRORS[name](torch, torch.autograd.functional)))
     assert ref is not None and plain(mine) == ref
+
+
+# ---------------------------------------------------------------- forward-over-reverse, basis
+def _hessian_strategies(lib):
+    """The Hessian by reverse-over-reverse and by forward-over-reverse agree (and equal
+    torch's), also with several inputs and with an input the output does not use."""
+    F = lib.autograd.functional
+    x = lib.tensor([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]], dtype=lib.float64)
+    y = lib.tensor([[1.0, 2.0], [-1.0, 0.5], [0.25, 3.0]], dtype=lib.float64)
+    unused = lib.tensor([1.0, 2.0], dtype=lib.float64)
+    cases = {
+        "one": (lambda a: (a ** 3).sum(), x),
+        "two": (lambda a, b: ((a.sin() * a) @ b.cos()).sum(), (x, y)),
+        "unused": (lambda a, b: (a ** 2).sum(), (x, unused)),
+    }
+    def values(h):  # (the history of the forward-mode result is vmap's, in torch)
+        return [values(t) for t in h] if isinstance(h, (tuple, list)) else h.detach()
+
+    out = {}
+    for name, (func, inputs) in cases.items():
+        for strategy in ("reverse-mode", "forward-mode"):
+            out[f"{name} {strategy}"] = values(F.hessian(func, inputs, vectorize=True,
+                                                         outer_jacobian_strategy=strategy))
+    return out
+
+
+def test_hessian_forward_over_reverse(oracle):
+    assert_matches(_hessian_strategies(minigrad), oracle(_hessian_strategies), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shapes", [[(2, 3)], [()], [(1,), (), ()], [(2,), (3,), ()],
+                                    [(2, 3), (3,), (3, 4, 2)]])
+def test_construct_standard_basis_for(oracle, shapes):
+    def run(lib):
+        dtypes = [lib.float64 if i % 2 else lib.float32 for i in range(len(shapes))]
+        tensors = [lib.zeros(s, dtype=d) for s, d in zip(shapes, dtypes)]
+        numels = tuple(t.numel() for t in tensors)
+        return lib.autograd.functional._construct_standard_basis_for(tensors, numels)
+    assert_matches(run(minigrad), oracle(run))

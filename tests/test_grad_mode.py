@@ -463,3 +463,36 @@ def case_set_multithreading_enabled(torch):
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
+
+
+def _preserved_versions(lib):
+    """``autograd._unsafe_preserve_version_counter`` hides in-place changes from the version
+    counter (and so from the saved-tensor check), on one tensor or a tuple of them."""
+    x = lib.ones(2, requires_grad=True).clone()
+    y = lib.ones(2, requires_grad=True).clone()
+    x.add_(1)
+    seen = [x._version]
+    saved = (x * y).sum()  # saves x and y
+    with lib.autograd._unsafe_preserve_version_counter(x):
+        x.mul_(2)
+        seen.append(x._version)
+    seen.append(x._version)
+    saved.backward(retain_graph=True)  # no complaint: the change is hidden
+    with lib.autograd._unsafe_preserve_version_counter((x, y)):
+        x.mul_(2)
+        y.mul_(3)
+    seen += [x._version, y._version]
+    y.mul_(2)
+    try:
+        saved.backward()
+    except RuntimeError as error:
+        seen.append(str(error).split(";")[0].replace(lib.__name__ + ".", ""))
+    try:
+        lib._C._autograd._unsafe_set_version_counter((x,), (-1,))
+    except RuntimeError as error:
+        seen.append(str(error))
+    return seen
+
+
+def test_unsafe_preserve_version_counter(oracle):
+    assert plain(_preserved_versions(minigrad)) == oracle(_preserved_versions)

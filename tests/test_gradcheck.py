@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from op_families import FAMILIES
 from op_registry import all_cases
-from oracle import plain
+from oracle import assert_matches, plain
 
 import minigrad
 from minigrad.autograd.gradcheck import GradcheckError
@@ -245,3 +245,138 @@ def test_gradgradcheck_with_tuple_outputs_and_given_grad_outputs(torch):
         return (lib.autograd.gradcheck(func, (a, b)), lib.autograd.gradgradcheck(func, (a, b)),
                 lib.autograd.gradgradcheck(func, (a, b), v))
     assert run(minigrad) == run(torch) == (True, True, True)
+
+
+# -------------------------------------------------------------------- more of torch's checks
+def _outcome(lib, run):
+    """What a gradcheck call gives: its verdict, or the exception (type + first line)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = run(lib)
+        except (RuntimeError, AssertionError, ValueError) as error:
+            result = error
+    texts = sorted({str(w.message).split(" is enabled")[0] for w in caught
+                    if "Backwards compatibility" in str(w.message)})
+    answer = plain(result)
+    if isinstance(answer, dict):  # sizes print as minigrad.Size where torch has torch.Size
+        answer["message"] = answer["message"].replace(f"{lib.__name__}.", "lib.")
+    return answer, texts
+
+
+def _hook_rejects_none(lib):
+    """A clone whose tensor hook fails when the gradient reaching it is undefined."""
+    def func(x):
+        def refuse_none(grad):
+            if grad is None:
+                raise RuntimeError("the hook got no gradient")
+        y = x.clone()
+        y.register_hook(refuse_none)
+        return y
+    return func
+
+
+@pytest.mark.parametrize("undefined", [True, False])
+def test_undefined_output_grads_are_checked(oracle, undefined):
+    """Backward must accept an undefined output gradient (with a warning when it does not)."""
+    def run(lib):
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(_hook_rejects_none(lib), (x,),
+                                      check_undefined_grad=undefined, raise_exception=False)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+def test_undefined_output_grads_one_output_at_a_time(oracle):
+    """With two outputs, each one's gradient is also made undefined on its own."""
+    def run(lib):
+        def func(x):
+            a = x * 2
+            b = x.clone()
+            b.register_hook(lambda g: None if g is not None else
+                            (_ for _ in ()).throw(RuntimeError("b's gradient is undefined")))
+            return a, b
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(func, (x,))
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+@pytest.mark.parametrize("change", ["shape", "dtype"])
+def test_outputs_must_keep_shape_and_dtype_when_inputs_are_nudged(oracle, change):
+    def run(lib):
+        def func(x):
+            if bool((x > 1).all()):  # only the upward nudge takes this branch
+                return lib.cat([x, x]) if change == "shape" else x.float()
+            return x * 1
+        x = lib.ones(1, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(func, (x,), raise_exception=False)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+@pytest.mark.parametrize("forward, backward, batched", [(False, False, False),
+                                                        (True, False, True),
+                                                        (True, True, True)])
+def test_mode_arguments_are_validated(oracle, forward, backward, batched):
+    def run(lib):
+        x = lib.rand(2, dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(lambda t: t * 3, (x,), check_forward_ad=forward,
+                                      check_backward_ad=backward, check_batched_grad=batched)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+def test_forward_mode_check_sees_every_input_as_a_dual(oracle):
+    """All differentiable inputs carry tangents (zero for the ones not being probed), so a
+    function that scales one input's tangent is caught."""
+    def run(lib):
+        fwad = lib.autograd.forward_ad
+
+        def func(x, y):
+            if fwad._current_level >= 0:
+                primal, tangent = fwad.unpack_dual(y)
+                y = fwad.make_dual(primal, tangent * 1.5)
+            return x * y
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = lib.tensor([3.0, -1.0], dtype=lib.float64, requires_grad=True)
+        return lib.autograd.gradcheck(func, (x, y), check_forward_ad=True)
+    assert _outcome(minigrad, run) == tuple(oracle(lambda torch: list(_outcome(torch, run))))
+
+
+def _old_helpers(lib):
+    """PyTorch's deprecated get_numerical_jacobian / get_analytical_jacobian: their values,
+    reentrancy verdict, FutureWarnings and grad_out error."""
+    module = __import__(f"{lib.__name__}.autograd.gradcheck", fromlist=["x"])
+    a = lib.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=lib.float64, requires_grad=True)
+    b = lib.tensor([[1.5, 0.5], [-0.5, 3.0]], dtype=lib.float64, requires_grad=True)
+
+    class Jittery(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            Jittery.calls += 1
+            return grad * (1 + 1e-3 * Jittery.calls)
+
+    Jittery.calls = 0
+    story = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        story["numerical"] = module.get_numerical_jacobian(
+            lambda t: (2 * t[0] * t[1], t[0] + t[1]), (a, b), eps=1e-6)
+        story["numerical target"] = module.get_numerical_jacobian(
+            lambda t: (t[0] * t[1]).sum() + t[0], (a, b), target=b, eps=1e-6)
+        jac, reentrant, sizes, types = module.get_analytical_jacobian((a, b), a * b + a)
+        story["analytical"] = [jac, reentrant, sizes, types]
+        story["jittery reentrant"] = module.get_analytical_jacobian((a,), Jittery.apply(a))[1]
+        for helper, args in ((module.get_numerical_jacobian, (lambda t: t[0], (a,))),
+                             (module.get_analytical_jacobian, ((a,), a * 2))):
+            try:
+                helper(*args, grad_out=2.0)
+            except ValueError as error:
+                story.setdefault("errors", []).append(str(error))
+    story["warnings"] = sorted({(w.category.__name__, str(w.message)[:60]) for w in caught})
+    return story
+
+
+def test_deprecated_jacobian_helpers(oracle):
+    assert_matches(_old_helpers(minigrad), oracle(_old_helpers), rtol=1e-6, atol=1e-9)

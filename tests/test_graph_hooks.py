@@ -3,7 +3,7 @@ against torch: what the hooks see, when they run, and the values and errors that
 
 import numpy as np
 import pytest
-from oracle import assert_matches
+from oracle import assert_matches, plain
 from parity_programs import check, programs
 
 import minigrad
@@ -366,3 +366,29 @@ def case_unpack_hook_entering_a_block_does_not_keep_it(torch):
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
+
+
+def _pack_hook_changes_input(lib, how):
+    """A pack hook may not change the tensor it is given in place (both ways of installing
+    one), as PyTorch checks."""
+    def doubling(t):
+        t *= 2
+        return t
+
+    a = lib.ones(3, requires_grad=True)
+    try:
+        if how == "register_hooks":
+            out = a * a
+            out.grad_fn._raw_saved_self.register_hooks(doubling, lambda t: t)
+        else:
+            with lib.autograd.graph.saved_tensors_hooks(doubling, lambda t: t):
+                out = (a + 1) * a
+        return ["no error", a]
+    except RuntimeError as error:
+        return [str(error), a]
+
+
+@pytest.mark.parametrize("how", ["register_hooks", "context"])
+def test_pack_hook_may_not_change_its_input(oracle, how):
+    assert plain(_pack_hook_changes_input(minigrad, how)) == oracle(
+        lambda torch: _pack_hook_changes_input(torch, how))

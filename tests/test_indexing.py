@@ -438,3 +438,21 @@ def case_gather_errors(torch):
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
+
+
+MASKED_SELECT = {
+    "same-shape": "T.masked_select(T.arange(6.0).reshape(2, 3), T.arange(6).reshape(2, 3) > 2)",
+    "broadcast": "T.masked_select(T.tensor([1.0, 2.0]), T.tensor([[True, False], [True, True]]))",
+    "0d": "T.masked_select(T.tensor(2.0), T.tensor(True))",
+    "0d-none": "T.masked_select(T.tensor(2.0), T.tensor(False))",
+    "method": "T.arange(4.0).masked_select(T.tensor([True, False, True, True]))",
+    "not-bool": "T.arange(3.0).masked_select(T.tensor([1, 0, 1]))",
+    "shapes-clash": "T.zeros(2, 3).masked_select(T.tensor([True, False]))",
+    "grad-broadcast": "(lambda x: (T.masked_select(x, T.tensor([[True, False], [True, True]]))"
+                      ".sum().backward(), x.grad)[1])(T.tensor([1.0, 2.0], requires_grad=True))",
+}
+
+
+@pytest.mark.parametrize("src", MASKED_SELECT.values(), ids=MASKED_SELECT.keys())
+def test_masked_select_matches_torch(oracle, src):
+    agree(oracle, src)

@@ -404,3 +404,73 @@ OVERLAP_CASES = {  # found by the differential fuzzer: PyTorch checks memory bef
 @pytest.mark.parametrize("src", OVERLAP_CASES.values(), ids=OVERLAP_CASES.keys())
 def test_overlap_checks_match_torch(oracle, src):
     agree(oracle, src, names={"V": _through_view})
+
+
+# ------------------------------------------- views that do not require grad, changed in place
+def _untracked_view_story(lib):
+    """Views of a tensor that does not require grad, changed in place by an op that autograd
+    records (the other operand requires grad): allowed for plain views, refused for a view a
+    custom Function returned and for one of several views (unbind, split, chunk)."""
+    class Same(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    makers = {
+        "custom": lambda a: Same.apply(a),
+        "unbind": lambda a: a.unbind()[0],
+        "split": lambda a: a.split(1)[1],
+        "chunk-then-view": lambda a: a.chunk(2)[0].view(-1),
+        "select": lambda a: a.select(0, 1),
+        "slice": lambda a: a[1:],
+    }
+    story = {}
+    for name, make in makers.items():
+        for change in ("add_", "copy_", "mul_-no-grad-operand"):
+            a = lib.zeros(2, 2)
+            w = lib.ones(2, requires_grad=True)
+            view = make(a)
+            try:
+                if change == "add_":
+                    view.add_(w.sum())
+                elif change == "copy_":
+                    view.copy_(w[: view.shape[-1]])
+                else:
+                    view.mul_(2)
+                story[f"{name} {change}"] = [view.requires_grad, a.requires_grad]
+            except RuntimeError as error:
+                story[f"{name} {change}"] = str(error)
+    return story
+
+
+def test_untracked_views_changed_in_place(oracle):
+    assert plain(_untracked_view_story(minigrad)) == oracle(_untracked_view_story)
+
+
+def _view_of_view_story(lib):
+    """A view made in grad mode of a view made under no_grad (or in inference mode) of a
+    constant, which was then told to require grad: changing it in place is refused."""
+    story = {}
+    blocks = {"no_grad": lib.no_grad, "inference_mode": lib.inference_mode}
+    for name, block in blocks.items():
+        for second in ("view", "slice", "transpose"):
+            x = lib.zeros(2, 2)
+            with block():
+                y = x.view(2, 2)
+            y.requires_grad_(True)
+            z = {"view": lambda t: t.view(4), "slice": lambda t: t[1:],
+                 "transpose": lambda t: t.t()}[second](y)
+            try:
+                z.div_(2)
+                story[f"{name} {second}"] = [z.requires_grad, type(z.grad_fn).__name__]
+            except RuntimeError as error:
+                story[f"{name} {second}"] = str(error)
+    return story
+
+
+def test_view_of_a_no_grad_view_refuses_inplace(oracle):
+    assert plain(_view_of_view_story(minigrad)) == oracle(_view_of_view_story)

@@ -1,5 +1,5 @@
 """Reductions (minigrad.ops.reduction) at their edges, against torch 2.13: cases the
-differential fuzzer found."""
+differential fuzzer found, and gradients at NaNs and zeros."""
 
 import pytest
 from parity_expr import agree
@@ -11,6 +11,13 @@ CASES = {
     "amax-empty-no-dim": "T.zeros(3, 0).amax()",
     "amax-empty-empty-list": "T.zeros(3, 0).amax([])",
     "max-empty-dim-normalised": "T.zeros(0, 3).max(-2)",
+    # gradients at NaN: amax compares with == (a NaN column gets nan), max shares among NaNs
+    "amax-grad-at-nan": "(lambda x: (x.amax(0).sum().backward(), x.grad)[1])"
+                        "(T.tensor([[1.0, float('nan')], [2.0, 3.0]], requires_grad=True))",
+    "max-grad-at-nan": "(lambda x: (x.max().backward(), x.grad)[1])"
+                       "(T.tensor([1.0, float('nan'), 2.0], requires_grad=True))",
+    "prod-grad-two-zeros": "(lambda x: (x.prod().backward(), x.grad)[1])"
+                           "(T.tensor([0.0, 2.0, 0.0, 3.0], requires_grad=True))",
 }
 
 

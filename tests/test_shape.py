@@ -1,5 +1,5 @@
 """Shape ops (minigrad.ops.shape) at their edges, against torch 2.13: cases the differential
-fuzzer found (0-d transpose, negative sizes in expand, unbind's dim check)."""
+fuzzer found (0-d transpose, negative sizes in expand, unbind's dim check), and ``flip``."""
 
 import pytest
 from parity_expr import agree
@@ -20,6 +20,16 @@ CASES = {
     "expand-keeps-size": "T.zeros(1, 2).expand(2, -1, -1)",
     "unbind-0d-out-of-range": "T.tensor(1).unbind(1)",
     "unbind-0d": "T.tensor(1).unbind(0)",
+    "flip-two-dims": "T.flip(T.arange(6.0).reshape(2, 3), (0, -1))",
+    "flip-int-dim": "T.flip(T.arange(6).reshape(2, 3), 1)",
+    "flip-no-dims": "T.flip(T.arange(6.0).reshape(2, 3), [])",
+    "flip-duplicate-dims": "T.flip(T.arange(6.0).reshape(2, 3), (1, -2, 1))",
+    "flip-0d": "T.flip(T.tensor(2.0), (0,))",
+    "flip-method-int": "T.arange(6).reshape(2, 3).flip(1)",
+    "flip-method-dims": "T.arange(6).reshape(2, 3).flip(0, 1)",
+    "flip-method-tuple": "T.arange(6).reshape(2, 3).flip((0, -1))",
+    "flip-grad": "(lambda x: (T.flip(x, (0,)) * T.arange(3.0)).sum().backward() or x.grad)"
+                 "(T.ones(3, requires_grad=True))",
 }
 
 

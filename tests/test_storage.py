@@ -1,8 +1,16 @@
-"""as_strided_, resize_ and set_ (minigrad.ops.storage) against torch 2.13."""
+"""as_strided_, resize_ and set_ (minigrad.ops.storage) against torch 2.13; then the storages
+themselves (minigrad.storage): ``Tensor.storage()``, ``untyped_storage()``, ``data_ptr()`` and
+``storage_offset()`` (views share one storage and differ by their offset)."""
+
+import sys
+import warnings
 
 import pytest
+from oracle import plain
 from parity_expr import agree
 from parity_programs import check, programs
+
+import minigrad
 
 CASES = {
     "as_strided_": "T.arange(6.0).as_strided_((2, 2), (1, 2), 1)",
@@ -126,3 +134,102 @@ def case_empty_strided(torch):
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)
+
+
+# ---------------------------------------------------------------- storages (minigrad.storage)
+def _layout(lib):
+    """Sizes of storages, offsets and pointer distances of a tensor and some of its views."""
+    base = lib.arange(12.0).view(3, 4)
+    views = [base, base[1:], base[:, 2], base.t()[1:], base.view(-1)[5:9], base[2, 3]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        typed = [len(v.storage()) for v in views]
+    return {
+        "typed": typed,
+        "untyped": [len(v.untyped_storage()) for v in views],
+        "offset": [v.storage_offset() for v in views],
+        "ptr_step": [v.data_ptr() - base.data_ptr() for v in views],
+        "storage_ptr": [v.untyped_storage().data_ptr() == base.data_ptr() for v in views],
+        "copy_is_new": base.clone().data_ptr() != base.data_ptr(),
+        "empty_ptr": lib.empty(0).data_ptr(),
+        "int_storage": len(lib.tensor([1, 2, 3], dtype=lib.int16).untyped_storage()),
+        "values": lib.tensor([1.5, 2.5])[1:].storage().tolist(),
+    }
+
+
+def test_views_share_one_storage(oracle):
+    assert plain(_layout(minigrad)) == oracle(_layout)
+
+
+def test_typed_storage_warns_once_as_torch(oracle):
+    def run(lib):
+        if lib is minigrad:  # the warning is given once per process: start afresh
+            sys.modules["minigrad.tensor"]._TYPED_STORAGE_WARNED.clear()
+        else:
+            lib.storage._reset_warn_typed_storage_removal()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.ones(2).storage()
+            lib.ones(3).storage()
+        return [str(w.message) for w in caught if "TypedStorage" in str(w.message)]
+    assert run(minigrad) == oracle(run)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool"])
+def test_storage_reads_elements_and_bytes(oracle, dtype):
+    def run(lib):
+        t = lib.tensor([[0, 1, 2], [3, 4, 5]]).to(getattr(lib, dtype))[:, 1:]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            typed = t.storage()
+        return [typed.size(), typed[4], typed.tolist(), str(typed.dtype).split(".")[-1],
+                t.untyped_storage().nbytes(), t.untyped_storage()[0]]
+    assert plain(run(minigrad)) == oracle(run)
+
+
+# ------------------------------------- in-place view ops (t_, transpose_, ...) on view kinds
+_INPLACE_VIEW_OPS = {
+    "as_strided_": lambda v: v.as_strided_((1, 0), (2, 2)),
+    "transpose_": lambda v: v.transpose_(0, 0),
+    "t_": lambda v: v.t_(),
+    "squeeze_": lambda v: v.squeeze_(0),
+    "unsqueeze_": lambda v: v.unsqueeze_(0),
+}
+
+
+def _inplace_view_story(lib, op):
+    """An in-place view op on a view (plain, one of several, or a custom Function's) made with
+    or without grad mode, done with or without grad mode; then an in-place add on the result."""
+    class Same(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.view_as(x)
+
+        @staticmethod
+        def backward(ctx, grad):
+            return grad
+
+    makers = {"plain": lambda b: b.view_as(b), "several": lambda b: b.unbind()[0],
+              "custom": lambda b: Same.apply(b)}
+    story = {}
+    for kind, make in makers.items():
+        for made_with_grad in (True, False):
+            for op_with_grad in (True, False):
+                base = lib.rand(2, 3, requires_grad=True).clone()
+                with lib.set_grad_enabled(made_with_grad):
+                    view = make(base)
+                key = f"{kind} made-grad={made_with_grad} op-grad={op_with_grad}"
+                try:
+                    with lib.set_grad_enabled(op_with_grad):
+                        _INPLACE_VIEW_OPS[op](view)
+                    view.add_(1)
+                    story[key] = [list(view.shape), view.requires_grad]
+                except RuntimeError as error:
+                    story[key] = str(error).split(".")[0]
+    return story
+
+
+@pytest.mark.parametrize("op", sorted(_INPLACE_VIEW_OPS))
+def test_inplace_view_ops_respect_view_kinds(oracle, op):
+    assert plain(_inplace_view_story(minigrad, op)) == oracle(
+        lambda torch: _inplace_view_story(torch, op))

@@ -7,6 +7,7 @@ from minigrad.autograd.function import Function, FunctionCtx
 from minigrad.autograd.gradcheck import gradcheck, gradgradcheck  # the functions, as in torch
 from minigrad.autograd.variable import Variable
 from minigrad.grad_mode import (
+    _unsafe_preserve_version_counter,
     enable_grad,
     inference_mode,
     is_multithreading_enabled,
@@ -19,7 +20,7 @@ __all__ = ["backward", "grad", "Function", "FunctionCtx", "detect_anomaly",
            "set_detect_anomaly", "anomaly_mode", "observe", "graph", "gradcheck", "gradgradcheck",
            "functional", "forward_ad", "no_grad", "enable_grad", "set_grad_enabled",
            "inference_mode", "Variable", "profiler", "set_multithreading_enabled",
-           "is_multithreading_enabled"]
+           "is_multithreading_enabled", "_unsafe_preserve_version_counter"]
 
 
 def __getattr__(name):

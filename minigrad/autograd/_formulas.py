@@ -60,6 +60,9 @@ FUNCTIONS = frozenset({
     "unbind",    # unbind(g, dim): the slices of g along dim
     "sum_tiles",  # sum_tiles(g, repeats, shape): the sum of g's tiles (repeat's gradient)
     "prod_others",  # prod_others(x, dim): each element's product of the others along dim
+    "flip",      # flip(g, dims): g in reverse order along dims
+    "cumsum",    # cumsum(g, dim): the running sum of g along dim
+    "cumprod_grad",  # cumprod_grad(g, x, dim): Σ_{k≥i} g_k Π_{j≤k, j≠i} x_j (cumprod's gradient)
     "diagonal",  # diagonal(g, (offset, dim1, dim2)): a diagonal of g
     "diagonal_scatter",  # diagonal_scatter(g, shape, (offset, dim1, dim2)): zeros, g on it
     "norm_slope",  # norm_slope(x, norm, p, dim, keepdim): ∂‖x‖ₚ/∂x (x/‖x‖ for p = 2)

@@ -22,7 +22,13 @@ import weakref
 import numpy as np
 
 from minigrad.autograd import forward_ad, inference, observe
-from minigrad.autograd.node import _contains, _tensor_class, _trimmed_grads, _zeros_for_unused
+from minigrad.autograd.node import (
+    ERR_BACKWARD_TWICE,
+    _contains,
+    _tensor_class,
+    _trimmed_grads,
+    _zeros_for_unused,
+)
 from minigrad.grad_mode import inference_tensors_made, state
 
 __all__ = ["apply", "node_apply", "uses_setup_context", "CUSTOM", "MULTI", "NO_GRAD_CUSTOM"]
@@ -81,17 +87,19 @@ def apply(cls, *args, **kwargs):
     outputs = (outputs,) if single else outputs
     if ctx._dirty:
         from minigrad.autograd.function import _check_dirty
-        _check_dirty(ctx, args, outputs, Tensor)
+        _check_dirty(ctx, args, outputs, record)
     if record:
         from minigrad.autograd.function import link_inputs
         link_inputs(ctx, args, Tensor)
+    # (read before the outputs are wrapped: a dirty view's history rewrite drops its tangent)
+    tangents = forward_ad.tangents_of(args) if forward_ad._active else None
     result = _wrap_outputs(ctx, args, outputs, record, Tensor)
     if record:
         _save_tensors(ctx, outputs, result, Tensor)
         if state.observers:
             observe.node_created(ctx, result)
     if forward_ad._active:
-        forward_ad.propagate(cls, ctx, args, result)
+        forward_ad.propagate(cls, ctx, args, result, tangents)
     return result[0] if single else result
 
 
@@ -165,13 +173,16 @@ def _wrap_dirty(ctx, nr, out, is_input, n_outputs, Tensor):
     from minigrad.ops.inplace import (
         LEAF_INPLACE,
         VIEW_OF_LEAF_INPLACE,
+        _check_inplace,
         rebase_view_history,
         set_history,
     )
     if out.grad_fn is None and out._requires_grad:
         raise RuntimeError(LEAF_INPLACE.replace("is being used", "has been used"))
-    out._version_counter[0] += 1
     base = out._base
+    if base is not None:  # the kinds of view that may not change in place (split, unbind...)
+        _check_inplace(out)
+    out._version_counter[0] += 1
     if base is None or not np.may_share_memory(out._data, base._data):
         set_history(out, ctx, nr)
         return out
@@ -232,3 +243,30 @@ def saved_variables(ctx):
     warnings.warn("'saved_variables' is deprecated; use 'saved_tensors'", DeprecationWarning,
                   stacklevel=3)
     return ctx.saved_tensors
+
+
+SAVED_ONCE = ("saved_tensors can only be accessed once when clear_saved_tensors_on_access=True "
+              "is set on the autograd.Function. Either access saved_tensors only once, or set "
+              "clear_saved_tensors_on_access=False.")
+
+
+def saved_tensors_once(node):
+    """``ctx.saved_tensors`` of a Function with ``clear_saved_tensors_on_access = True``: the
+    node lets go of them as it hands them over, so the caller holds the only references."""
+    if node.__dict__.get("_saved_taken"):
+        raise RuntimeError(SAVED_ONCE)
+    tensors = super(type(node), node).saved_tensors  # the usual unpacking
+    node._saved_taken = True
+    node.release_variables()
+    return tensors
+
+
+def raw_saved_tensors(node):
+    """``_raw_saved_tensors`` of a custom Function's node: the SavedTensor objects behind
+    ``saved_tensors`` (a None saved is a placeholder that refuses hooks), as PyTorch shows."""
+    if node._saved is None:
+        return ()
+    if any(s is not None and s.released for s in node._saved):
+        raise RuntimeError(ERR_BACKWARD_TWICE)
+    from minigrad.autograd.graph_hooks import SavedNone
+    return tuple(SavedNone() if s is None else s for s in node._saved)

@@ -58,6 +58,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     # The switches of this thread (grad_mode.state): another thread's pass keeps its own.
     previous_mode, previous_pass = state.grad_enabled, state.backward_pass
     previous_task, previous_node = state.engine_task, state.anomaly_parent
+    previous_callbacks, state.final_callbacks = state.final_callbacks, []
+    previous_keep, state.keep_graph = state.keep_graph, keep_graph
     state.grad_enabled, state.backward_pass = create_graph, pass_id
     state.engine_task = (dependencies, needed, captures)
     # As PyTorch's engine: hooks that backward itself enters or leaves (in an unpack hook)
@@ -153,6 +155,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     if notify:
                         notify("node_skipped", pass_id=pass_id, node=next_node)
         node = None
+        callbacks = state.final_callbacks  # queue_callback: run once the graph is done,
+        while callbacks:                   # in the pass's grad mode; they may queue more
+            callbacks.pop(0)()
     except BaseException as error:
         journal.rollback()
         if notify:
@@ -163,10 +168,25 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     finally:
         state.grad_enabled, state.backward_pass = previous_mode, previous_pass
         state.engine_task, state.anomaly_parent = previous_task, previous_node
-        state.saved_hooks = previous_hooks
+        state.saved_hooks, state.final_callbacks = previous_hooks, previous_callbacks
+        state.keep_graph = previous_keep
     if notify:
         notify("backward_finished", pass_id=pass_id)
     return captured
+
+
+class _ExecutionEngine:
+    """What ``Variable._execution_engine`` is in PyTorch, for its one public use: callbacks
+    queued during a backward pass, run when that pass (in this thread) has finished."""
+
+    @staticmethod
+    def queue_callback(callback):
+        if state.final_callbacks is None:
+            raise RuntimeError("Final callbacks can only be installed during backward pass.")
+        state.final_callbacks.append(callback)
+
+
+execution_engine = _ExecutionEngine()
 
 
 def edge_of(tensor):

@@ -41,6 +41,7 @@ VIEWS = "_fw_views"     # where a base keeps the views made of it in a level (in
 # module is busy computing a JVP, whose scratch ops must not propagate tangents themselves).
 _active = False
 _level = None           # the level that is entered (0), or None
+_enabled = True         # ``_set_fwd_grad_enabled``: False stops tangents from propagating
 _holders = []           # weak references to the tensors that hold a tangent of that level
 
 
@@ -50,7 +51,7 @@ def enter_dual_level():
     global _active, _level
     if _level is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _level, _active = 0, True
+    _level, _active = 0, _enabled
     return _level
 
 
@@ -91,6 +92,43 @@ class dual_level:
 
     def __exit__(self, *exc):
         exit_dual_level()
+        return False
+
+
+def __getattr__(name):
+    if name == "_current_level":  # PyTorch's module global: the entered level, or -1
+        return -1 if _level is None else _level
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _is_fwd_grad_enabled():
+    """Whether ops propagate tangents (PyTorch's private switch; on by default)."""
+    return _enabled
+
+
+class _set_fwd_grad_enabled:
+    """Switch tangent propagation on or off now; as a context manager, switch it back on exit.
+
+    Example:
+        >>> import minigrad.autograd.forward_ad as fwAD
+        >>> with fwAD._set_fwd_grad_enabled(False):
+        ...     fwAD._is_fwd_grad_enabled()
+        False
+        >>> fwAD._is_fwd_grad_enabled()
+        True
+    """
+
+    def __init__(self, mode):
+        global _enabled, _active
+        self.previous = _enabled
+        _enabled = bool(mode)
+        _active = _enabled and _level is not None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _set_fwd_grad_enabled(self.previous)
         return False
 
 
@@ -196,8 +234,36 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Setting a forward grad that itself has a forward gradient at the "
                            f"same level{_level} is not supported.")
     dual = _alias(tensor)
-    set_tangent(dual, tangent)
+    set_tangent(dual, tangent if _same_layout(tensor, tangent) else _relaid(tangent, tensor))
     return dual
+
+
+def _same_layout(primal, tangent):
+    """PyTorch keeps the given tangent only when it lies in memory as the primal does: the
+    same storage size, and (unless empty) the same offset and strides of dims longer than 1."""
+    if _storage_numel(primal) != _storage_numel(tangent):
+        return False
+    if primal.numel() == 0:
+        return True
+    return primal.storage_offset() == tangent.storage_offset() and all(
+        a == b or n <= 1 for a, b, n in zip(primal.stride(), tangent.stride(), primal.shape))
+
+
+def _storage_numel(t):
+    return t.untyped_storage().nbytes() // t.element_size()
+
+
+def _relaid(tangent, primal):
+    """A copy of ``tangent`` in a new storage laid out as the primal's."""
+    from minigrad.tensor import Tensor
+    storage = np.zeros(_storage_numel(primal), dtype=tangent._data.dtype)
+    item = storage.itemsize
+    view = np.lib.stride_tricks.as_strided(storage[primal.storage_offset():], primal.shape,
+                                           [s * item for s in primal.stride()])
+    np.copyto(view, tangent._data)
+    relaid = Tensor._make(view, False, None, 0)
+    relaid.__dict__["_storage"] = storage
+    return relaid
 
 
 def unpack_dual(tensor, *, level=None):
@@ -238,25 +304,36 @@ def _alias(tensor):
 
 
 # ---------------------------------------------------------------------------- propagation
-def propagate(fn_cls, ctx, args, outputs):
-    """Give the outputs of one op their tangents; ``Function.apply`` calls this in a level."""
+def tangents_of(args):
+    """The tangent of each argument (None for a non-tensor or a tensor without one)."""
+    from minigrad.tensor import Tensor
+    return [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+
+
+def propagate(fn_cls, ctx, args, outputs, tangents=None):
+    """Give the outputs of one op their tangents; ``Function.apply`` calls this in a level
+    (``tangents``: those of ``args``, when read before the outputs were wrapped)."""
     from minigrad.tensor import Tensor
     if fn_cls.is_view:
         _register_views(args[0], outputs)
-    tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
+    if tangents is None:
+        tangents = [tangent_of(a) if isinstance(a, Tensor) else None for a in args]
     if all(t is None for t in tangents):
         return
     with quiet():  # scratch graphs stay private
         if fn_cls._forward_on_arrays:
             out_tangents = _jvp_by_double_backward(fn_cls, args, tangents, outputs)
         else:
+            versions = [None if t is None else t._version_counter[0] for t in tangents]
             out_tangents = _jvp_of_custom_function(fn_cls, ctx, args, tangents)
-            _check_custom_tangents(ctx, args, tangents, outputs, out_tangents)
+            _check_custom_tangents(ctx, args, tangents, outputs, out_tangents, versions)
     for out, tangent in zip(outputs, out_tangents):
         if out is not None and tangent is not None:
             # As PyTorch, an output's tangent is a tensor object of its own (clone, copy_).
             # NB: one that requires grad (reverse over forward) is passed on as it is.
-            if not tangent._requires_grad and any(tangent is t for t in tangents):
+            # (An input changed in place keeps the tangent object its jvp changed in place.)
+            if not tangent._requires_grad and any(tangent is t for t in tangents) and \
+                    not any(out is d for d in ctx._dirty):
                 tangent = Tensor._make(tangent._data if fn_cls.is_view else
                                        tangent._data.copy())
             set_tangent(out, tangent)
@@ -291,32 +368,61 @@ def _jvp_of_custom_function(fn_cls, ctx, args, tangents):
     return result if isinstance(result, tuple) else (result,)
 
 
-def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents):
-    """PyTorch's checks of what a user's ``jvp`` returned."""
+def _check_custom_tangents(ctx, args, tangents, outputs, out_tangents, versions):
+    """PyTorch's checks of what a user's ``jvp`` returned (``versions``: those of the input
+    tangents before it ran: the tangent of a dirty input must have been changed in place)."""
     from minigrad.tensor import Tensor
     if len(out_tangents) != len(outputs):
         raise RuntimeError("Function's jvp returned an invalid number of forward gradients "
                            f"(expected {len(outputs)} but got {len(out_tangents)})")
     bases = [a if a._base is None else a._base for a in args if isinstance(a, Tensor)]
-    for out, tangent in zip(outputs, out_tangents):
-        if not isinstance(out, Tensor) or tangent is None:
+    for position, (out, tangent) in enumerate(zip(outputs, out_tangents)):
+        if tangent is None:
             continue
+        if not isinstance(out, Tensor) or any(out is n for n in ctx._non_differentiable) or \
+                out._data.dtype.kind != "f":
+            raise RuntimeError(
+                f"Function's jvp returned a gradient at position {position}, but  the "
+                "corresponding forward output is not a differentiable Tensor.You should return "
+                "None at that position instead.")
         dirty = next((i for i, a in enumerate(args) if a is out), None) \
             if any(d is out for d in ctx._dirty) else None
         if dirty is not None:
-            if tangents[dirty] is not None and tangent is not tangents[dirty]:
+            given = tangents[dirty]
+            if given is not None and (tangent is not given or
+                                      given._version_counter[0] == versions[dirty]):
                 raise RuntimeError(
                     "An inplace custom Function is not modifying the forward mode gradients "
                     "inplace. If the forward is modifying an input inplace, then the jvp "
                     "function must modify the corresponding gradient inplace.")
-        elif any(out._base is b for b in bases) and tangent._base is None:
-            raise RuntimeError("A custom Function's forward is returning a view (or an input "
-                               "as-is) but the jvp is not returning a view.")
+        elif any(out._base is b for b in bases):
+            if tangent._base is None:
+                raise RuntimeError("A custom Function's forward is returning a view (or an "
+                                   "input as-is) but the jvp is not returning a view.")
+            _check_view_tangent(out, tangent, args, tangents)
         if tangent.shape != out.shape:
             raise RuntimeError("Trying to set a forward gradient that has a different size than "
                                "that of the original Tensor, this is not supported. Tensor is of "
                                f"size {list(out.shape)} while the given forward gradient is of "
                                f"size {list(tangent.shape)}.")
+
+
+def _check_view_tangent(out, tangent, args, tangents):
+    """The tangent of an output that views an input must view that input's tangent (its base,
+    when the input is itself a view), as PyTorch checks."""
+    from minigrad.tensor import Tensor
+    for arg, given in zip(args, tangents):
+        if not isinstance(arg, Tensor) or given is None or \
+                (arg if arg._base is None else arg._base) is not out._base:
+            continue
+        if arg._base is not None and given._base is not None:
+            if given._base is not tangent._base:
+                raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                                   "returning a view of the same base as the given grad input.")
+        elif tangent._base is not given:
+            raise RuntimeError("A custom Function is returning a view but the jvp is not "
+                               "returning a view of the given grad input.")
+        return
 
 
 @contextlib.contextmanager

@@ -21,8 +21,10 @@ import weakref
 
 import numpy as np
 
+from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
+from minigrad.autograd import views as _views
 from minigrad.autograd.node import (
     AccumulateGrad,
     Node,
@@ -81,8 +83,8 @@ class BackwardNode(FunctionCtx, Node):
 
     @property
     def saved_tensors(self):
-        if self._in_jvp and self._saved_for_forward is not None:
-            return tuple(self._saved_for_forward)
+        if self._in_jvp:  # jvp sees only what save_for_forward kept
+            return tuple(self._saved_for_forward or ())
         if self._saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays
@@ -143,6 +145,8 @@ class Function:
     node_name = None     # the class name of the node in the graph
     saved_names = ()     # names for ``node._saved_<name>``, one per saved tensor
     pack_order = None    # the order in which saved tensors are packed, when not as saved
+    clear_saved_tensors_on_access = False  # True: ctx.saved_tensors may be read once, and the
+    # node lets go of them as it hands them over (PyTorch's memory-saving switch)
 
     _node_base = None  # the base class of the nodes (BackwardNode; _BuiltinNode for _Op)
 
@@ -154,6 +158,9 @@ class Function:
             "__module__": cls.__module__, "__qualname__": name})
         if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
             cls._backward_cls.apply = _user_function.node_apply
+            cls._backward_cls._raw_saved_tensors = property(_user_function.raw_saved_tensors)
+            if cls.clear_saved_tensors_on_access:  # (a property of its own: no cost elsewhere)
+                cls._backward_cls.saved_tensors = property(_user_function.saved_tensors_once)
             if "apply" not in cls.__dict__:
                 cls.apply = classmethod(_user_function.apply)
 
@@ -266,18 +273,12 @@ class _BuiltinNode(BackwardNode):
 
     def _apply_on_arrays(self, grad, grad_tensor):
         self._array_dtype = dtype = grad.dtype
-        # NumPy's warnings off, as the ops' forwards compute (1/0 = inf, silently)
-        if _quiet_var is None:  # (NumPy < 2)
-            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-                grads = self._forward_cls.backward(self, grad)
+        token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
+        try:
+            grads = self._forward_cls.backward(self, grad)
+        finally:
             self._array_dtype = None
-        else:
-            token = _quiet_var.set(_quiet_settings)
-            try:
-                grads = self._forward_cls.backward(self, grad)
-            finally:
-                self._array_dtype = None
-                _quiet_var.reset(token)
+            quiet_var.reset(token)
         if type(grads) is not tuple:
             grads = (grads,)
         needs, mixed = self.needs_input_grad, self._mixed
@@ -332,27 +333,11 @@ def add_grads(held, grad):
     a, b = held._data, grad._data
     if a.dtype is not b.dtype and a.dtype != b.dtype or a.shape != b.shape:
         return held + grad
-    if _quiet_var is None:  # (NumPy < 2)
-        with np.errstate(over="ignore", invalid="ignore"):
-            return Tensor._make(np.asarray(np.add(a, b)))
-    token = _quiet_var.set(_quiet_settings)  # inf + -inf = nan, quietly, as in PyTorch
+    token = quiet_var.set(QUIET)  # inf + -inf = nan, quietly, as in PyTorch
     try:
-        return Tensor._make(np.add(a, b, out=_ARRAY))
+        return Tensor._make(np.asarray(np.add(a, b, out=_ARRAY)))
     finally:
-        _quiet_var.reset(token)
-
-
-def _quiet_state():
-    """NumPy's error state as a context variable and the settings that silence 1/0, 0/0 and
-    overflow (NumPy >= 2), or (None, None)."""
-    try:
-        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-        return _extobj_contextvar, _make_extobj(divide="ignore", invalid="ignore", over="ignore")
-    except (ImportError, TypeError):
-        return None, None
-
-
-_quiet_var, _quiet_settings = _quiet_state()
+        quiet_var.reset(token)
 
 
 _new = object.__new__
@@ -399,7 +384,11 @@ class _Op(Function):
         else:  # the ctx of a computation without a graph (e.g. in a backward formula)
             node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
                 (False,) * len(args))
-        outputs = cls.forward(node, *args)
+        token = quiet_var.set(QUIET)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
+        try:
+            outputs = cls.forward(node, *args)
+        finally:
+            quiet_var.reset(token)
         if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
             if not record:
                 return Tensor._make(outputs)  # the common case without a graph: a new array
@@ -415,13 +404,13 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
     if single:
         outputs = (outputs,)
     if ctx._dirty:
-        _check_dirty(ctx, args, outputs, Tensor)
+        _check_dirty(ctx, args, outputs, record)
     if record:
         result = _link(ctx, args, outputs, Tensor)
     else:
         result = tuple([_as_tensor(o, Tensor) for o in outputs])
-    if cls.is_view:
-        _mark_views(args[0], result)
+    if cls.is_view:  # (views of several that a plain tensor gave are marked as well)
+        _mark_views(args[0], result, cls.multi_output_view and state.grad_enabled)
     if forward_ad._active:  # forward-mode AD: outputs get tangents (only in a dual level)
         forward_ad.propagate(cls, ctx, args, result)
     return result[0] if single else result
@@ -429,40 +418,37 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
 
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
-    edges, refs = [], []
-    dtype, mixed, explicit, numbers = data.dtype, False, False, 0
+    edges = []
+    dtype, mixed, numbers, constants, tensors = data.dtype, False, 0, False, 0
     for a in args:
-        if isinstance(a, Tensor):
-            refs.append(a)
-            if not a._requires_grad:
-                edges += _NO_EDGE
-                # A constant input gets a weak reference (for snapshots), unless it is a number:
-                # one that dies with this call needs none, and one saved is found among the
-                # saved tensors (Node._input_refs), while no observer sees the node.
-                if not a._wrapped_number or state.observers:
-                    explicit = True
-                elif node._to_save and _contains(node._to_save, a):
-                    explicit = explicit or numbers != 0  # (which number it was: not found)
-                    numbers = 2
-                else:
-                    explicit = explicit or numbers == 2
-                    numbers = numbers or 1
-                continue
-            if a._creator is not None:
-                edges += a._creator, a._output_nr
+        if not isinstance(a, Tensor):  # a number or an option (dim, alpha): no edge
+            continue
+        tensors += 1
+        if a._requires_grad:
+            fn = a._creator
+            if fn is not None:
+                edges += fn, a._output_nr
             else:
                 edges += a._grad_accumulator(), 0
             if a._data.dtype is not dtype and a._data.dtype != dtype:
                 mixed = True
+        else:  # a constant: edge (None, 0)
+            edges += _NO_EDGE
+            if a._wrapped_number:
+                numbers += 1
+            else:
+                constants = True
     node._edges = tuple(edges)
     if not mixed:
         node._mixed = False
     n = len(args)
-    node._tensor_positions = _RANGES[n] if len(refs) == n and n < 8 else tuple(
+    node._tensor_positions = _RANGES[n] if tensors == n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
-    if explicit:  # (else they are found from the edges and the saved number: _input_refs)
-        node._in_refs = tuple([None if a._wrapped_number and not state.observers and not
-                               _contains(node._to_save, a) else weakref.ref(a) for a in refs])
+    # Snapshots find the inputs through the edges; a constant tensor that may outlive this
+    # call needs a weak reference. A lone number needs none: either it dies with this call, or
+    # the node saved it and Node._input_refs finds it there.
+    if constants or numbers > 1 or (numbers and state.observers):
+        node._in_refs = _input_refs(node, args, Tensor)
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
     out._grad = out._base = None
@@ -495,6 +481,14 @@ def _link_array(node, args, data, Tensor):
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
 
 
+def _input_refs(node, args, Tensor):
+    """Weak references to a node's tensor inputs, for snapshots (None for a number that is
+    neither saved nor watched by an observer: it dies with the call)."""
+    observed = state.observers
+    return tuple([None if a._wrapped_number and not observed and not _contains(node._to_save, a)
+                  else weakref.ref(a) for a in args if isinstance(a, Tensor)])
+
+
 def _check_user_grads(node, grads):
     """PyTorch's errors for what a user's ``backward`` may not return: a gradient for an input
     that was not a tensor, or anything but a tensor or None (``...``, a number, a list)."""
@@ -510,21 +504,25 @@ def _check_user_grads(node, grads):
             raise RuntimeError(f"expected Variable or None (got {type(grad).__name__})")
 
 
-def _check_dirty(ctx, args, outputs, Tensor):
+DIRTY_NOT_INPUT = ("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                   "Tensors that have been mutated should be passed to ctx.mark_dirty().")
+
+
+def _check_dirty(ctx, args, outputs, record):
     """PyTorch's checks of ``ctx.mark_dirty``: every dirty tensor must be returned, and should
-    be an input."""
+    be an input (a view that is not one is refused when autograd records the call)."""
     for t in ctx._dirty:
         if not _contains(outputs, t):
             raise RuntimeError("Some elements marked as dirty during the forward method were not "
                                "returned as output. The inputs that are modified inplace must "
                                "all be outputs of the Function.")
-        if not _contains(args, t):
-            warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
-                          "Tensors that have been mutated should be passed to ctx.mark_dirty().",
-                          UserWarning, stacklevel=4)
+        if record and not _contains(args, t):  # (unchecked when autograd does not record)
+            if t._base is not None:
+                raise RuntimeError(DIRTY_NOT_INPUT)
+            warnings.warn(DIRTY_NOT_INPUT, UserWarning, stacklevel=4)
 
 
-def _mark_views(source, outputs):
+def _mark_views(source, outputs, multi=False):
     """Views share their base's version counter: an in-place change to one is seen by all.
 
     The base also keeps weak references to the views made of it in grad mode, whether they
@@ -545,12 +543,19 @@ def _mark_views(source, outputs):
     no_grad_view = not state.grad_enabled and not state.inference
     # A view of one of several views (unbind, split) may not change in place either.
     source_fn = source._creator
-    of_multi = source_fn is not None and (
+    flags = source.__dict__
+    of_multi = multi or "_multi_view" in flags or source_fn is not None and \
         getattr(source_fn, "_forward_cls", _Op).multi_output_view
-        or "_multi_view" in source.__dict__)
+    # A view (in grad mode) of a view made under no_grad or in inference mode inherits that
+    # origin: it may not change in place either (PyTorch propagates the CreationMeta).
+    of_untracked = _views.VIEW_OF_VIEW.get(flags.get("_creation_meta") or (
+        "no_grad" if "_no_grad_view" in flags else None)) if flags and views is not None \
+        else None
     for out in outputs:
         if of_multi:
             out.__dict__["_multi_view"] = True
+        if of_untracked:
+            out.__dict__["_creation_meta"] = of_untracked
         out._base, out._version_counter = base, base._version_counter
         if views is not None:
             views.add(out)

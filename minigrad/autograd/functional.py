@@ -18,6 +18,8 @@ Results mirror the structure of the arguments exactly as in PyTorch: a single te
 does not depend on an input, instead of returning zeros.
 """
 
+import numpy as np
+
 from minigrad.grad_mode import enable_grad, set_grad_enabled, state
 
 __all__ = ["vjp", "jvp", "jacobian", "hessian", "vhp", "hvp"]
@@ -312,6 +314,21 @@ def _jacobian_rows(i, out, inputs, create_graph, strict):
     return tuple(_assemble(r, out.shape + x.shape, x) for r, x in zip(rows, inputs))
 
 
+def _construct_standard_basis_for(tensors, tensor_numels):
+    """The standard basis of the space of all ``tensors`` together, cut per tensor: block ``i``
+    is a ``(sum(numels), numels[i])`` tensor of ``tensors[i]``'s dtype, holding the identity in
+    the rows of that tensor's elements (the tangents a vectorized Jacobian pushes through)."""
+    from minigrad.factories import zeros
+    total = sum(tensor_numels)
+    blocks, start = [], 0
+    for tensor, numel in zip(tensors, tensor_numels):
+        block = zeros(total, numel, dtype=tensor.dtype)
+        block._data[start:start + numel] = np.eye(numel, dtype=block._data.dtype)
+        blocks.append(block)
+        start += numel
+    return tuple(blocks)
+
+
 def _assemble(rows, shape, like):
     from minigrad.factories import zeros
     from minigrad.ops import stack
@@ -386,6 +403,8 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         return out.squeeze()
 
     def gradient(*args):
+        if outer_jacobian_strategy == "forward-mode":  # forward over reverse: the duals must
+            args = tuple(t.requires_grad_(True) for t in args)  # keep their tangents inside
         jac = jacobian(scalar_func, args, create_graph=True)
         _check_requires_grad(jac, "jacobian", strict)
         return jac

@@ -17,6 +17,8 @@ import warnings
 
 import numpy as np
 
+from minigrad.autograd.function import Function
+
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError"]
 
 
@@ -70,14 +72,21 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         >>> minigrad.autograd.gradcheck(lambda t: (t.sin() * t).sum(), (x,))
         True
     """
-    # NB: minigrad has no vmap and no sparse or complex tensors: batched, masked and
-    # fast-mode checks are accepted for compatibility and run the plain (slow) check.
-    if check_batched_grad or check_batched_forward_grad:
-        raise NotImplementedError("minigrad has no vmap: batched gradient checks are not "
-                                  "supported")
+    # NB: minigrad has no vmap and no sparse or complex tensors: masked and fast-mode checks
+    # run the plain (slow) check, and a batched check is the plain check itself (vmap's
+    # answer is defined as the loop over the batch, which is what the plain check runs).
+    if not (check_forward_ad or check_backward_ad):
+        raise AssertionError("Expected at least one of check_forward_ad or check_backward_ad "
+                             "to be True")
+    if check_batched_grad and not check_backward_ad:
+        raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to "
+                             "be True")
+    if check_batched_forward_grad and not check_forward_ad:
+        raise AssertionError("Setting check_batched_forward_grad=True requires "
+                             "check_forward_ad to be True")
     try:
         return _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes,
-                          check_forward_ad, check_backward_ad)
+                          check_forward_ad, check_backward_ad, check_undefined_grad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -131,13 +140,59 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
 
     return gradcheck(first_derivatives, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception, nondet_tol=nondet_tol,
+                     check_undefined_grad=check_undefined_grad,
                      check_grad_dtypes=check_grad_dtypes, check_forward_ad=check_fwd_over_rev,
                      check_backward_ad=check_rev_over_rev)
 
 
+# ------------------------------------------------------- PyTorch's old, deprecated helpers
+def _warn_private(name):
+    warnings.warn(
+        f"`{name}` was part of PyTorch's private API and not meant to be exposed. We are "
+        "deprecating it and it will be removed in a future version of PyTorch. If you have a "
+        "specific use for this or feature request for this to be a stable API, please file us "
+        "an issue at https://github.com/pytorch/pytorch/issues/new", FutureWarning,
+        stacklevel=3)
+
+
+def get_numerical_jacobian(fn, inputs, target=None, eps=1e-3, grad_out=1.0):
+    """Deprecated: the finite-difference Jacobian of ``fn``'s first output (``fn`` takes the
+    inputs as one tuple), one ``(input numel, output numel)`` tensor per tensor of ``target``
+    (default: the inputs that require grad)."""
+    from minigrad.factories import tensor
+    _warn_private("get_numerical_jacobian")
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_numerical_jacobian no longer "
+                         "supports values of grad_out != 1.0.")
+    inputs = _as_tuple(inputs)
+    targets = _as_tuple(target) if target is not None else \
+        [x for x in inputs if _is_tensor(x) and x.requires_grad]
+    return tuple(tensor(_numerical_jacobian(lambda *a: fn(a), inputs, t, eps)[0],
+                        dtype=t.dtype) for t in targets)
+
+
+def get_analytical_jacobian(inputs, output, nondet_tol=0.0, grad_out=1.0):
+    """Deprecated: the Jacobian of ``output`` by backward, one tensor per input that requires
+    grad, and whether backward was reentrant (twice the same), of the right sizes and dtypes:
+    ``(jacobians, reentrant, sizes_ok, types_ok)``."""
+    from minigrad.factories import tensor
+    _warn_private("get_analytical_jacobian")
+    if grad_out != 1.0:
+        raise ValueError("Expected grad_out to be 1.0. get_analytical_jacobian no longer "
+                         "supports values of grad_out != 1.0.")
+    diff_inputs = [x for x in _as_tuple(inputs) if _is_tensor(x) and x.requires_grad]
+    first = _backward_columns(diff_inputs, output)
+    second = _backward_columns(diff_inputs, output)
+    reentrant = all(cols.size == 0 or np.max(np.abs(cols - again)) <= nondet_tol
+                    for (cols, _, _), (again, _, _) in zip(first, second))
+    jacobians = tuple(tensor(cols, dtype=x.dtype) for (cols, _, _), x in zip(first, diff_inputs))
+    return (jacobians, reentrant, all(ok for _, _, ok in first),
+            all(ok for _, ok, _ in first))
+
+
 # ---------------------------------------------------------------------------- the checks
 def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes,
-               check_forward_ad, check_backward_ad):
+               check_forward_ad, check_backward_ad, check_undefined_grad):
     inputs = _as_tuple(inputs)
     _check_inputs(inputs)
     func_out = _as_tuple(func(*inputs))
@@ -163,6 +218,8 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_grad_dtypes,
             for j, a in enumerate(forward[i]):
                 _compare(a, numerical[j][i], i, j, rtol, atol, diff_inputs[j], outputs[i],
                          "computed with forward mode ")
+    if check_backward_ad and check_undefined_grad:
+        _check_undefined_output_grads(func, inputs, diff_inputs)
     return True
 
 
@@ -193,25 +250,43 @@ def _numerical_jacobian(func, inputs, target, eps):
     """One (target.numel(), output.numel()) array per tensor output, by central differences."""
     data = target._data  # perturbed in place, one element at a time, then restored
 
-    def evaluate():
-        outs = _as_tuple(func(*inputs))
-        return [np.array(o._data, dtype=np.float64).reshape(-1) if _is_tensor(o) else None
-                for o in outs]
-
     columns = []
     for index in np.ndindex(data.shape):
         original = data[index].copy()
         data[index] = original - eps
-        below = evaluate()
+        below = _as_tuple(func(*inputs))
+        below_values = _flat(below)  # copied now: an output may share memory with an input
         data[index] = original + eps
-        above = evaluate()
+        above = _as_tuple(func(*inputs))
+        above_values = _flat(above)
         data[index] = original
+        _check_same_dtype_and_shape(below, above, index, eps)
+        below, above = below_values, above_values
         columns.append([None if a is None else (a - b) / (2 * eps)
                         for a, b in zip(above, below)])
-    outs = evaluate()
+    outs = _flat(_as_tuple(func(*inputs)))
     return [np.stack([c[k] for c in columns]) if columns and o is not None
             else np.zeros((data.size, 0 if o is None else o.size))
             for k, o in enumerate(outs)]
+
+
+def _flat(outs):
+    return [np.array(o._data, dtype=np.float64).reshape(-1) if _is_tensor(o) else None
+            for o in outs]
+
+
+def _check_same_dtype_and_shape(below, above, index, eps):
+    """``func`` must return outputs of one shape and dtype on both sides of a nudge."""
+    for a, b in zip(below, above):
+        if not (_is_tensor(a) and _is_tensor(b)):
+            continue
+        where = f"on index {tuple(int(i) for i in index)} by {eps}, but got:"
+        if a.shape != b.shape:
+            raise AssertionError("Expected `func` to return outputs with the same shape when "
+                                 f"inputs are perturbed {where} shapes {a.shape} and {b.shape}.")
+        if a.dtype != b.dtype:
+            raise AssertionError("Expected `func` to return outputs with the same dtype when "
+                                 f"inputs are perturbed {where} dtypes {a.dtype} and {b.dtype}.")
 
 
 def _analytical_jacobian(diff_inputs, output, nondet_tol, check_grad_dtypes):
@@ -266,9 +341,12 @@ def _forward_jacobian(func, inputs, keep):
         for index in range(x.numel()):
             tangent = zeros_like(x.detach())
             tangent._data.reshape(-1)[index] = 1
-            with forward_ad.dual_level():
-                args = list(inputs)
-                args[position] = forward_ad.make_dual(x.detach(), tangent)
+            with forward_ad.dual_level():  # every differentiable input is a dual, as in
+                args = list(inputs)           # PyTorch: the others with zero tangents
+                for other in diff_positions:
+                    primal = inputs[other].detach()
+                    args[other] = forward_ad.make_dual(
+                        primal, tangent if other == position else zeros_like(primal))
                 outs = _as_tuple(func(*args))
                 rows.append([_tangent_row(outs[k]) for k in keep])
         if result is None:
@@ -301,6 +379,53 @@ def _check_backward_scales_with_grad_output(outputs, diff_inputs):
             raise GradcheckError("grad is incorrect type")
         if g.shape != x.shape:
             raise GradcheckError("grad is incorrect size")
+
+
+def _check_undefined_output_grads(func, inputs, diff_inputs):
+    """Backward must cope with undefined (None) output gradients, and give None or zeros: all
+    outputs undefined at once, then (with several outputs) one at a time, as PyTorch checks."""
+    from minigrad.autograd.api import grad
+    from minigrad.factories import zeros_like
+    n_outputs = len(_differentiable(func(*inputs)))
+    choices = [None] + (list(range(n_outputs)) if n_outputs > 1 else [])
+    for undefined in choices:
+        outputs = _differentiable(func(*inputs))
+        outputs = [_UndefinedGrad.apply(o) if undefined in (None, k) else o
+                   for k, o in enumerate(outputs)]
+        try:
+            grads = grad(outputs, diff_inputs, [zeros_like(o) for o in outputs],
+                         allow_unused=True)
+        except RuntimeError as error:
+            _warn_undefined_check()
+            raise GradcheckError(
+                "Expected backward function to handle undefined output grads. Please look at "
+                '"Notes about undefined output gradients" in "tools/autograd/derivatives.yaml"'
+            ) from error
+        if any(g is not None and np.any(g._data != 0) for g in grads):
+            _warn_undefined_check()
+            raise GradcheckError(
+                "Expected all input grads to be undefined or zero when all output grads are "
+                'undefined or zero. Please look at "Notes about undefined output gradients" in '
+                '"tools/autograd/derivatives.yaml"')
+
+
+def _warn_undefined_check():
+    warnings.warn("Backwards compatibility: New undefined gradient support checking feature is "
+                  "enabled by default, but it may break existing callers of this function. If "
+                  'this is true for you, you can call this function with "check_undefined_grad='
+                  'False" to disable the feature', stacklevel=4)
+
+
+class _UndefinedGrad(Function):
+    """Identity forward whose backward sends an undefined (None) gradient on."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return None
 
 
 def _compare(analytical, numerical, out_index, in_index, rtol, atol, x, out, mode):

@@ -12,7 +12,7 @@ import contextlib
 import functools
 
 from minigrad.autograd import engine
-from minigrad.autograd.node import RemovableHandle
+from minigrad.autograd.node import RemovableHandle, run_pack_hook
 from minigrad.grad_mode import state
 
 __all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -85,12 +85,13 @@ REGISTER_FREED = (
     "access saved variables after calling backward.")
 
 
-def register_saved_tensor_hooks(saved, pack_hook, unpack_hook):
-    """``SavedTensor.register_hooks``: pack the saved tensor now with ``pack_hook``, and
-    bring it back with ``unpack_hook`` whenever backward reads it."""
-    if not (callable(pack_hook) and callable(unpack_hook)):
+def register_saved_tensor_hooks(saved, *hooks):
+    """``SavedTensor.register_hooks(pack_hook, unpack_hook)``: pack the saved tensor now with
+    ``pack_hook``, and bring it back with ``unpack_hook`` whenever backward reads it."""
+    if len(hooks) != 2 or not all(callable(hook) for hook in hooks):
         raise TypeError("register_hooks(): incompatible function arguments. The following "
                         "argument types are supported:")
+    pack_hook, unpack_hook = hooks
     if saved.released:
         raise RuntimeError(REGISTER_FREED)
     if saved.unpack_hook is not None:
@@ -103,13 +104,17 @@ def register_saved_tensor_hooks(saved, pack_hook, unpack_hook):
         tensor = saved.tensor
         saved.origin = None if not tensor._requires_grad else (
             tensor.grad_fn or tensor._grad_accumulator())
-    previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
-    try:
-        saved.packed = pack_hook(tensor)
-    finally:
-        state.grad_enabled = previous
+    saved.packed = run_pack_hook(pack_hook, tensor)
     saved.unpack_hook = unpack_hook
     saved.tensor = saved.data = saved.weak = None
+
+
+class SavedNone:
+    """What ``_raw_saved_tensors`` holds where a custom Function saved None."""
+
+    def register_hooks(self, *hooks):
+        raise RuntimeError("Calling register_hooks on a saved tensor with value None is "
+                           "forbidden")
 
 
 @contextlib.contextmanager

@@ -108,8 +108,11 @@ class SavedTensor:
     origin = None        # the node a hooked tensor's gradient flows to
 
     def __init__(self, tensor, node, is_output):
-        self.version_counter = counter = tensor._version_counter
-        self.version = counter[0]
+        try:
+            counter = tensor._vc
+        except AttributeError:  # the tensor's first counter (Tensor._version_counter)
+            counter = tensor._version_counter
+        self.version_counter, self.version = counter, counter[0]
         self.is_output = is_output
         self.output_nr = tensor._output_nr
         hooks = state.saved_hooks  # this thread's saved_tensors_hooks
@@ -123,11 +126,7 @@ class SavedTensor:
 
     def _pack(self, tensor, is_output, hooks):
         pack, self.unpack_hook = hooks
-        previous, state.grad_enabled = state.grad_enabled, False  # as PyTorch: no_grad
-        try:
-            self.packed = pack(tensor)
-        finally:
-            state.grad_enabled = previous
+        self.packed = run_pack_hook(pack, tensor)
         self.tensor, self.data, self.weak = None, None, None
         self.origin = None if is_output or not tensor._requires_grad else (
             tensor.grad_fn or tensor._grad_accumulator())
@@ -167,15 +166,36 @@ class SavedTensor:
         out._version_counter = value._version_counter
         return out
 
-    def register_hooks(self, pack_hook, unpack_hook):
-        """Store this saved tensor as ``pack_hook(tensor)`` from now on, and bring it back with
-        ``unpack_hook(packed)`` (see ``graph_hooks.register_saved_tensor_hooks``)."""
+    def register_hooks(self, *hooks):
+        """``register_hooks(pack_hook, unpack_hook)``: store this saved tensor as
+        ``pack_hook(tensor)`` from now on, and bring it back with ``unpack_hook(packed)`` (see
+        ``graph_hooks.register_saved_tensor_hooks``, which checks the arguments as PyTorch)."""
         from minigrad.autograd.graph_hooks import register_saved_tensor_hooks
-        register_saved_tensor_hooks(self, pack_hook, unpack_hook)
+        register_saved_tensor_hooks(self, *hooks)
 
     def release(self):
         self.released = True
         self.tensor = self.data = self.packed = self.weak = self.unpack_hook = None
+
+
+PACK_HOOK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the input "
+    "to a pack hook.")
+
+
+def run_pack_hook(pack, tensor):
+    """``pack(tensor)`` in no-grad mode, as PyTorch runs it; it may not change ``tensor``."""
+    version = tensor._version_counter[0]
+    previous, state.grad_enabled = state.grad_enabled, False
+    try:
+        packed = pack(tensor)
+    finally:
+        state.grad_enabled = previous
+    if tensor._version_counter[0] != version:
+        raise RuntimeError(PACK_HOOK_INPLACE)
+    return packed
 
 
 def forward_op_name(node):
@@ -305,6 +325,10 @@ class Node:
 
     def _sequence_nr(self):
         return self._seq
+
+    def _set_sequence_nr(self, sequence_nr):
+        """Change where the engine puts this node among the ready ones (higher runs first)."""
+        self._seq = sequence_nr
 
     @property
     def _input_metadata(self):

@@ -7,6 +7,8 @@ of ``Variable``.
 
 import warnings
 
+from minigrad.autograd.engine import execution_engine
+
 __all__ = ["Variable"]
 
 
@@ -39,3 +41,5 @@ class Variable(metaclass=_VariableMeta):
         >>> Variable(minigrad.tensor([1.0, 2.0]), requires_grad=True)
         tensor([1., 2.], requires_grad=True)
     """
+
+    _execution_engine = execution_engine  # PyTorch's engine object: ``queue_callback``

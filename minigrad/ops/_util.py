@@ -6,13 +6,14 @@ import numbers
 import numpy as np
 
 from minigrad import _dtype
+from minigrad._errstate import QUIET, quiet_var
 from minigrad.grad_mode import inference_blocks as _inference_blocks
 from minigrad.tensor import Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
-           "sum_to", "apply_op", "expand_to", "unsqueeze_to", "swap_dims", "transposed",
-           "permute_to", "normalize_dim", "shape_error",
+           "sum_to", "zero_grad", "apply_op", "expand_to", "unsqueeze_to", "swap_dims",
+           "transposed", "permute_to", "normalize_dim", "shape_error",
            "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
@@ -21,31 +22,18 @@ ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
 
 
 
-def _quiet_decorator():
-    """``@quiet``: the function runs with NumPy's warnings for 1/0 = inf, 0/0 = nan and overflow
-    off, as PyTorch computes them silently. It does what ``@np.errstate(divide="ignore",
-    invalid="ignore", over="ignore")`` does, at half its cost, which is most of the cost of an op
-    on a 0-d tensor: NumPy >= 2 keeps the error state in a context variable, and this sets it
-    to settings made once (older NumPy: np.errstate itself)."""
-    try:
-        from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-        settings = _make_extobj(divide="ignore", invalid="ignore", over="ignore")
-    except (ImportError, TypeError):
-        return np.errstate(divide="ignore", invalid="ignore", over="ignore")
-
-    def quiet(fn):
-        @functools.wraps(fn)
-        def quietly(*args, **kwargs):
-            token = _extobj_contextvar.set(settings)
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                _extobj_contextvar.reset(token)
-        return quietly
-    return quiet
-
-
-quiet = _quiet_decorator()
+def quiet(fn):
+    """``@quiet``: ``fn`` runs with NumPy's warnings for 1/0 = inf, 0/0 = nan and overflow off,
+    as PyTorch computes them silently. (Every op's ``forward`` already runs so: see
+    ``minigrad._errstate``; this is for helpers called outside one.)"""
+    @functools.wraps(fn)
+    def quietly(*args, **kwargs):
+        token = quiet_var.set(QUIET)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            quiet_var.reset(token)
+    return quietly
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
 _new = object.__new__
@@ -83,6 +71,7 @@ class WrappedNumber(Tensor):
 # made once per number: ``y * 0.999`` in a loop makes neither an array nor a cast per op. The
 # arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
 _NUMBER_ARRAYS = {}
+_FLOAT_ARRAYS = {}  # the floats among them by value alone (a lookup without a key tuple)
 _CASTS = {}
 # The version counter of the cached numbers' tensors: their arrays are read-only, so it never
 # moves, and sharing it spares a counter per number saved for backward.
@@ -102,6 +91,8 @@ def _number_array(value):
         if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and value != 0:
             array.flags.writeable = False
             _NUMBER_ARRAYS[key] = array
+            if type(value) is float:
+                _FLOAT_ARRAYS[value] = array
             _CASTS[id(array)] = {}
     return array
 
@@ -124,11 +115,13 @@ def as_tensor_operand(value, like):
     if isinstance(value, Tensor):
         return value
     if type(value) is float and not _inference_blocks[0]:  # the commonest: a cached float
-        array = _NUMBER_ARRAYS.get((float, value))
+        array = _FLOAT_ARRAYS.get(value)
         if array is not None:  # (WrappedNumber._make, inlined)
             t = _new(WrappedNumber)
-            t._data, t._requires_grad, t._creator, t._output_nr, t._grad, t._base = (
-                array, False, None, 0, None, None)
+            t._data = array
+            t._requires_grad = False
+            t._creator = t._grad = t._base = None
+            t._output_nr = 0
             t._vc = _NUMBER_VERSION
             return t
     if isinstance(value, _NUMBERS):
@@ -153,7 +146,15 @@ def cast_numbers(a, b):
     """The arrays of ``a`` and ``b`` to compute with: a WrappedNumber is cast to the dtype of
     the result (None when the dtypes already agree), as PyTorch casts a wrapped number."""
     data_a, data_b = a._data, b._data
-    if data_a.dtype is data_b.dtype or data_a.dtype == data_b.dtype:
+    dtype_a = data_a.dtype
+    if dtype_a is data_b.dtype:
+        return data_a, data_b, None
+    if type(b) is WrappedNumber:  # x * 0.5 again: the number's cast to x's dtype is kept
+        casts = _CASTS.get(id(data_b))  # (a number is cast only to the dtype of a result)
+        cast = casts.get(dtype_a) if casts is not None else None
+        if cast is not None and type(a) is not WrappedNumber:
+            return data_a, cast, dtype_a
+    if dtype_a == data_b.dtype:
         return data_a, data_b, None
     if (type(b) is WrappedNumber and type(a) is not WrappedNumber
             and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
@@ -247,6 +248,14 @@ def sum_to(grad, shape):
     if dims:
         grad = grad.sum(dims, keepdim=True)
     return grad.view(shape) if grad.shape != shape else grad
+
+
+def zero_grad(grad, shape=None):
+    """A derivative that is 0 as PyTorch writes it (``zeros_like(grad)``): constant zeros of
+    grad's dtype (and of ``shape``, else grad's), not ``grad * 0``, which would be recorded
+    under ``create_graph`` and turn an infinite grad into nan."""
+    data = grad._data if isinstance(grad, Tensor) else np.asarray(grad)
+    return Tensor._make(np.zeros(data.shape if shape is None else shape, data.dtype))
 
 
 def _sum_array_to(grad, shape):

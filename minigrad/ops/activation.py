@@ -6,10 +6,11 @@ import warnings
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim
+from minigrad.ops._util import normalize_dim, quiet
 from minigrad.ops.reduction import _dims, _unsqueeze_to
 
-__all__ = ["Softmax", "LogSoftmax", "Logsumexp", "softmax", "log_softmax", "logsumexp"]
+__all__ = ["Softmax", "SoftmaxBackwardData", "LogSoftmax", "LogSoftmaxBackwardData", "Logsumexp",
+           "softmax", "log_softmax", "logsumexp"]
 
 
 def _shifted(data, axis):
@@ -48,7 +49,44 @@ class Softmax(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return y * (grad - (grad * y).sum(ctx.dim, keepdim=True)), None
+        return SoftmaxBackwardData.apply(grad, y, ctx.dim), None
+
+
+def _rowsum(data, axis):
+    return data.sum(axis=axis, keepdims=True)
+
+
+class SoftmaxBackwardData(_Op):
+    """The gradient of softmax as an op of its own, as in PyTorch (``_softmax_backward_data``):
+    z = y · (g - Σ_j g_j y_j) over ``dim``;  ∂z/∂g = softmax's backward of the incoming grad,
+    ∂z/∂y = g·G - Σ(y g)·G - g·Σ(y G) for the incoming G."""
+
+    node_name = "SoftmaxBackwardDataBackward0"
+    saved_names = ("grad_output", "output")
+    formula = (
+        "output * (grad - rowsum(grad * output, dim))",
+        "grad_output * grad - rowsum(output * grad_output, dim) * grad - grad_output * "
+        "rowsum(output * grad, dim)",
+    )
+
+    @staticmethod
+    @quiet  # inf · 0 = nan, silently, as in PyTorch
+    def forward(ctx, grad_output, output, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad_output if ctx.needs_input_grad[1] else None, output)
+        g, y = grad_output._data, output._data
+        axis = dim if y.ndim else None
+        return np.asarray(y * (g - _rowsum(g * y, axis)))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad[:2]
+        dim = ctx.dim
+        grad_g = SoftmaxBackwardData.apply(grad, y, dim) if need_g else None
+        grad_y = (g * grad - (y * g).sum(dim, keepdim=True) * grad
+                  - g * (y * grad).sum(dim, keepdim=True)) if need_y else None
+        return grad_g, grad_y, None
 
 
 class LogSoftmax(_Op):
@@ -75,7 +113,38 @@ class LogSoftmax(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad - y.exp() * grad.sum(ctx.dim, keepdim=True), None
+        return LogSoftmaxBackwardData.apply(grad, y, ctx.dim), None
+
+
+class LogSoftmaxBackwardData(_Op):
+    """The gradient of log_softmax as an op of its own, as in PyTorch
+    (``_log_softmax_backward_data``): z = g - exp(y) · Σ_j g_j over ``dim``;
+    ∂z/∂g = G - Σ(G·exp(y)),  ∂z/∂y = -Σ(g) · exp(y) · G for the incoming G."""
+
+    node_name = "LogSoftmaxBackwardDataBackward0"
+    saved_names = ("grad_output", "output")
+    formula = (
+        "grad - rowsum(grad * exp(output), dim)",
+        "-rowsum(grad_output, dim) * exp(output) * grad",
+    )
+
+    @staticmethod
+    @quiet  # inf · 0 = nan, silently, as in PyTorch
+    def forward(ctx, grad_output, output, dim):
+        ctx.dim = dim
+        ctx.save_for_backward(grad_output if ctx.needs_input_grad[1] else None, output)
+        g, y = grad_output._data, output._data
+        axis = dim if y.ndim else None
+        return np.asarray(g - np.exp(y) * _rowsum(g, axis))
+
+    @staticmethod
+    def backward(ctx, grad):
+        g, y = ctx.saved_tensors
+        need_g, need_y = ctx.needs_input_grad[:2]
+        dim = ctx.dim
+        grad_g = grad - (grad * y.exp()).sum(dim, keepdim=True) if need_g else None
+        grad_y = -g.sum(dim, keepdim=True) * y.exp() * grad if need_y else None
+        return grad_g, grad_y, None
 
 
 class Logsumexp(_Op):

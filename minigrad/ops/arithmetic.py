@@ -19,10 +19,12 @@ from minigrad.ops._util import (
     quiet,
     result_dtype,
     sum_to,
+    zero_grad,
 )
 from minigrad.tensor import Tensor
 
-__all__ = ["Add", "Sub", "Rsub", "Mul", "MulScalar", "Div", "DivScalar", "Neg", "Reciprocal",
+__all__ = ["Add", "AddScalar", "Sub", "SubScalar", "Rsub", "Mul", "MulScalar", "Div", "DivScalar",
+           "Neg", "Reciprocal",
            "Pow", "PowTensor", "PowScalarBase", "add", "sub", "rsub", "mul", "div", "neg", "pow",
            "rpow", "reciprocal", "Remainder", "RemainderScalar", "remainder", "DivRounding",
            "FloorDivide", "FloorDivideInplace", "floor_divide", "rfloor_divide"]
@@ -48,10 +50,13 @@ def _check_sub(a, b):
         raise RuntimeError(_dtype.SUB_BOOL)
 
 
+_OPERAND_TYPES = (Tensor, float, int, numbers.Number, np.bool_, np.ndarray)  # (no ABC check first)
+
+
 def _operand(b, a, op):
     """``b`` as the operand ``other`` of ``minigrad.<op>(a, b)``: a tensor or a number; anything
     else is PyTorch's TypeError (``remainder`` has a Tensor and a Number form)."""
-    if not isinstance(b, (Tensor, numbers.Number, np.bool_, np.ndarray)):
+    if not isinstance(b, _OPERAND_TYPES):
         if op == "remainder":
             check_overloads(op, (a, b), ("Tensor input, Tensor other, *, Tensor out = None",
                                          "Scalar self, Tensor other",
@@ -80,7 +85,6 @@ def _check_zero_division(a, b, data_b, kind):
         raise RuntimeError("ZeroDivisionError")
 
 
-@quiet  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
 def _binary(ufunc, a, b, float_result=False):
     data_a, data_b, dtype = cast_numbers(a, b)
     if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype
@@ -126,7 +130,7 @@ class Add(_Op):
         need_a, need_b = ctx.needs_input_grad[:2]
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(grad if ctx.alpha == 1 else grad * ctx.alpha, shape_b) if need_b else None,
+                sum_to(times(grad, ctx.alpha), shape_b) if need_b else None,
                 None)
 
 
@@ -148,8 +152,7 @@ class Sub(_Op):
         need_a, need_b = ctx.needs_input_grad[:2]
         shape_a, shape_b = ctx.shapes
         return (sum_to(grad, shape_a) if need_a else None,
-                sum_to(-grad if ctx.alpha == 1 else grad * -ctx.alpha, shape_b)
-                if need_b else None,
+                sum_to(times(-grad, ctx.alpha), shape_b) if need_b else None,
                 None)
 
 
@@ -308,8 +311,8 @@ class Pow(_Op):
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         p = ctx.exponent
-        if p == 0:
-            return grad * 0.0, None
+        if p == 0:  # (PyTorch's zeros_like(self): a constant)
+            return zero_grad(grad), None
         return grad * MulScalar.apply(a ** (p - 1), p), None
 
 
@@ -334,6 +337,66 @@ class MulScalar(_Op):
     @staticmethod
     def backward(ctx, grad):
         return apply_op(MulScalar, grad, ctx.other), None
+
+
+class AddScalar(_Op):
+    """z = a + s for a Python number s, the sum PyTorch's own derivative formulas use (its
+    node is ``AddBackward1``; ``a + 1`` in user code wraps the 1 and is ``AddBackward0``);
+    ∂z/∂a = 1."""
+
+    node_name = "AddBackward1"
+    formula = ("grad",)
+
+    @staticmethod
+    def forward(ctx, a, s):
+        return _binary(np.add, a, as_tensor_operand(s, a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+class SubScalar(_Op):
+    """z = a - s for a Python number s (PyTorch's ``SubBackward1``, as in its formulas);
+    ∂z/∂a = 1."""
+
+    node_name = "SubBackward1"
+    formula = ("grad",)
+
+    @staticmethod
+    def forward(ctx, a, s):
+        _check_sub(a, as_tensor_operand(s, a))
+        return _binary(np.subtract, a, as_tensor_operand(s, a))
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+
+
+def times(grad, s):
+    """``grad · s`` for a number ``s`` as PyTorch's formulas scale (``maybe_multiply``): no
+    product when s is 1, else a ``MulBackward1``; plain NumPy in a backward on arrays."""
+    if s == 1:
+        return grad
+    if isinstance(grad, Tensor):
+        return MulScalar.apply(grad, s)
+    return grad * s
+
+
+def plus(x, s):
+    """``x + s`` for a number ``s`` as PyTorch's formulas add (an ``AddBackward1``); plain
+    NumPy in a backward on arrays."""
+    if isinstance(x, Tensor):
+        return AddScalar.apply(x, s)
+    return x + s
+
+
+def divided(grad, s):
+    """``grad / s`` for a number ``s`` as PyTorch's formulas divide (a ``DivBackward1``);
+    plain NumPy in a backward on arrays."""
+    if isinstance(grad, Tensor):
+        return DivScalar.apply(grad, s)
+    return grad / s
 
 
 def _power(x, y, out=None):
@@ -376,7 +439,8 @@ class PowTensor(_Op):
         grad_a = grad_b = None
         if need_a:
             # x ** 0 has gradient 0 everywhere, even at x = 0 (where 0 · 0⁻¹ would be nan)
-            grad_a = sum_to(where(b == 0, 0.0, grad * b * a ** (b - 1)), shape_a)
+            grad_a = sum_to(where(b == 0, 0.0, grad * (b * a ** SubScalar.apply(b, 1))),
+                            shape_a)
         if need_b:
             safe = where((a == 0) & (b >= 0), 0.0, result * a.log())
             grad_b = sum_to(grad * safe, shape_b)

@@ -11,7 +11,7 @@ from minigrad.ops._util import (
     result_dtype,
     sum_to,
 )
-from minigrad.ops.indexing import Select, Slice
+from minigrad.ops.indexing import Select, Slice, masked_select
 from minigrad.tensor import Tensor
 
 __all__ = ["Cat", "Stack", "Where", "MaskedFill", "MaskedFillTensor", "cat", "concat",
@@ -153,8 +153,14 @@ def _broadcast_shape(*tensors):
     from minigrad.ops.arithmetic import broadcast_error
     shape = ()
     for i, t in enumerate(tensors):
+        own = t._data.shape
+        if own == shape or not own:  # (the common cases, without NumPy's slower check)
+            continue
+        if not shape:
+            shape = own
+            continue
         try:
-            shape = np.broadcast_shapes(shape, t.shape)
+            shape = np.broadcast_shapes(shape, own)
         except ValueError:
             other = next(u for u in tensors[:i] if _clash(u.shape, t.shape))
             raise broadcast_error(other, t) from None
@@ -178,9 +184,9 @@ class MaskedFill(_Op):
     @staticmethod
     def forward(ctx, x, mask, value):
         ctx.mask, ctx.self_sym_sizes = Tensor._make(mask), tuple(x.shape)
-        shape = _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
+        _broadcast_shape(ctx.mask, x)  # PyTorch names the mask a
         value = np.asarray(value).astype(x._data.dtype)
-        return np.where(mask, value, np.broadcast_to(x._data, shape))
+        return np.where(mask, value, x._data)  # (np.where broadcasts them)
 
     @staticmethod
     def backward(ctx, grad):
@@ -208,8 +214,8 @@ class MaskedFillTensor(_Op):
         grad_x = grad_value = None
         if need_x:
             grad_x = sum_to(masked_fill(grad, ctx.mask, 0.0), ctx.self_sym_sizes)
-        if need_value:
-            grad_value = _grad_as(where(ctx.mask, grad, 0.0).sum(), ctx.value_dtype)
+        if need_value:  # (PyTorch's masked_fill_backward: grad.masked_select(mask).sum())
+            grad_value = _grad_as(masked_select(grad, ctx.mask).sum(), ctx.value_dtype)
         return grad_x, None, grad_value
 
 

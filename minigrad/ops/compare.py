@@ -18,7 +18,8 @@ from minigrad.ops._util import (
     result_dtype,
     sum_to,
 )
-from minigrad.ops.arithmetic import broadcast_error
+from minigrad.ops.arithmetic import broadcast_error, divided
+from minigrad.ops.combine import masked_fill, where
 from minigrad.tensor import Tensor
 
 __all__ = ["Maximum", "Minimum", "eq", "ne", "lt", "le", "gt", "ge", "greater", "greater_equal",
@@ -250,13 +251,14 @@ class Minimum(_Op):
 
 
 def _split(ctx, grad, a_wins, b_wins, tie):
-    """The gradient to each side: half of it to each side of a tie, none to the loser, all of
-    it otherwise (so both sides of a NaN get it, as in PyTorch)."""
+    """The gradient to each side, as PyTorch's formula writes it: half of it to each side of a
+    tie (``where(tie, grad / 2, grad)``), none to the loser (``masked_fill``), all of it
+    otherwise (so both sides of a NaN get it)."""
     need_a, need_b = ctx.needs_input_grad
     shape_a, shape_b = ctx.shapes
-    share = grad - grad * tie * 0.5
-    return (sum_to(share * logical_not(b_wins), shape_a) if need_a else None,
-            sum_to(share * logical_not(a_wins), shape_b) if need_b else None)
+    share = where(tie, divided(grad, 2), grad)  # (PyTorch computes it once for each side)
+    return (sum_to(masked_fill(share, b_wins, 0), shape_a) if need_a else None,
+            sum_to(masked_fill(share, a_wins, 0), shape_b) if need_b else None)
 
 
 def maximum(a, b):

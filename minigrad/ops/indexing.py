@@ -24,12 +24,14 @@ from minigrad.ops._util import (
     qualified_node_name,
     sum_to,
     type_name,
+    zero_grad,
 )
 from minigrad.tensor import Tensor
 
 __all__ = ["Select", "Slice", "Index", "IndexSelect", "Alias", "SelectBackward", "SliceBackward",
-           "IndexBackward", "IndexPut", "CopySlices", "CopyWhole", "FillWhole", "getitem",
-           "setitem", "select", "narrow", "index_select", "Gather", "gather"]
+           "IndexBackward", "IndexAdd", "ScatterAdd", "Scatter", "IndexPut", "CopySlices",
+           "CopyWhole", "FillWhole", "getitem", "setitem", "select", "narrow", "index_select",
+           "Gather", "gather", "MaskedSelect", "MaskedScatter", "masked_select"]
 
 BAD_INDEX = ("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
              "valid indices (got {})")
@@ -131,6 +133,41 @@ class IndexBackward(_Scatter):
     node_name = "IndexPutImplBackward0"
 
 
+class IndexAdd(_Scatter):
+    """y = zeros with g added at a vector of indices along one dimension (PyTorch's
+    ``index_add``, the backward of ``index_select``);  ∂y/∂g = grad at those indices."""
+
+    node_name = "IndexAddBackward0"
+
+
+class ScatterAdd(_Scatter):
+    """y = zeros with g added at ``index`` along one dimension (PyTorch's ``scatter_add``, the
+    backward of ``gather``);  ∂y/∂g = grad gathered there."""
+
+    node_name = "ScatterAddBackward0"
+
+
+class Scatter(_Scatter):
+    """y = zeros with g written at ``index`` along one dimension, one element per place
+    (PyTorch's ``scatter``, the backward of ``max(dim)``);  ∂y/∂g = grad gathered there."""
+
+    node_name = "ScatterBackward0"
+
+
+class MaskedSelect(_Gather):
+    """y = the elements of x where a mask is True, as a vector;  ∂y/∂x = grad put back there
+    (zeros elsewhere)."""
+
+    node_name = "MaskedSelectBackward0"
+
+
+class MaskedScatter(_Scatter):
+    """y = zeros with g written where a mask is True (PyTorch's ``masked_scatter``, the backward
+    of ``masked_select``);  ∂y/∂g = grad where the mask is True."""
+
+    node_name = "MaskedScatterBackward0"
+
+
 class Gather(Index):
     """y[i][j] = x[i][index[i][j]] (along ``dim``);  ∂y/∂x = grad added back at those places."""
 
@@ -140,8 +177,9 @@ class Gather(Index):
 Select.scatter, SelectBackward.gather = SelectBackward, Select
 Slice.scatter, SliceBackward.gather = SliceBackward, Slice
 Index.scatter, IndexBackward.gather = IndexBackward, Index
-Gather.scatter = IndexBackward
-IndexSelect.scatter = IndexBackward
+Gather.scatter, ScatterAdd.gather, Scatter.gather = ScatterAdd, Gather, Gather
+IndexSelect.scatter, IndexAdd.gather = IndexAdd, IndexSelect
+MaskedSelect.scatter, MaskedScatter.gather = MaskedScatter, MaskedSelect
 
 
 class Alias(_Op):
@@ -419,6 +457,26 @@ def narrow(x, dim, start, length):
     return Slice.apply(x, (slice(None),) * dim + (slice(start, start + length), Ellipsis))
 
 
+def masked_select(x, mask):
+    """The elements of ``x`` where the bool ``mask`` is True (the two broadcast), as a 1-D
+    tensor in row-major order.
+
+    Example:
+        >>> x = minigrad.tensor([[1.0, -2.0], [-3.0, 4.0]])
+        >>> minigrad.masked_select(x, x > 0)
+        tensor([1., 4.])
+    """
+    if not isinstance(mask, Tensor) or mask._data.dtype != np.bool_:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    from minigrad.ops.combine import _broadcast_shape
+    shape = tuple(_broadcast_shape(mask, x))
+    if x.shape != shape:  # NB: PyTorch's node reads x unexpanded; here an expand comes first
+        x = shape_ops.expand(x, shape)
+    if not shape:  # a 0-d x and mask: one element or none
+        x = shape_ops.reshape(x, (1,))
+    return MaskedSelect.apply(x, np.nonzero(np.broadcast_to(mask._data, shape).reshape(x.shape)))
+
+
 def index_select(x, dim, index):
     """The entries of the vector ``index`` along ``dim``; a 0-d ``x`` takes one index (0)."""
     dim = normalize_dim(dim, x.ndim)
@@ -460,6 +518,7 @@ class _SetItem(_Op):
     @staticmethod
     def forward(ctx, x, value, index, plan):
         ctx.index, ctx.value_shape, ctx.value_dtype = index, value.shape, value.dtype
+        ctx.plan = plan
         out = x._data.copy()
         mask = np.zeros(x.shape, dtype=bool)
         target, hit = _region(out, plan), _region(mask, plan)
@@ -473,12 +532,20 @@ class _SetItem(_Op):
     def backward(ctx, grad):
         from minigrad.ops.combine import masked_fill
         need_x, need_value = ctx.needs_input_grad[:2]
+        whole = ctx._forward_cls in (CopyWhole, FillWhole)  # PyTorch's copy_ / fill_
         grad_value = None
         if need_value:
-            grad_value = sum_to(getitem(grad, ctx.index), ctx.value_shape)
+            part = grad if whole else getitem(grad, ctx.index)
+            grad_value = sum_to(part, ctx.value_shape)
             if grad_value.dtype != ctx.value_dtype:
                 grad_value = grad_value.to(ctx.value_dtype)
-        return (masked_fill(grad, ctx.mask, 0.0) if need_x else None), grad_value, None, None
+        grad_x = None
+        if need_x and ctx._forward_cls is IndexPut:  # PyTorch: grad.index_put(i, zeros)
+            zeros = Tensor._make(np.zeros(ctx.value_shape, grad._data.dtype))
+            grad_x = IndexPut.apply(grad, zeros, ctx.index, ctx.plan)
+        elif need_x:
+            grad_x = zero_grad(grad) if whole else masked_fill(grad, ctx.mask, 0.0)
+        return grad_x, grad_value, None, None
 
 
 class CopySlices(_SetItem):
@@ -486,6 +553,30 @@ class CopySlices(_SetItem):
     ∂y/∂value = grad in the view."""
 
     node_name = "CopySlices"
+
+    @staticmethod
+    def backward(ctx, grad):
+        plan = ctx.plan
+        if plan.arrays:  # an index put, or an op changing a view in place
+            return _SetItem.backward(ctx, grad)
+        # As PyTorch's CopySlices runs a copy into a view: the gradient is copied
+        # (CopyBackwards), the value's part is a clone of its view, and the part is zeroed by
+        # a copy into the view of the copy (CopySlices).
+        from minigrad.ops.inplace import AsStrided, Copy
+        need_x, need_value = ctx.needs_input_grad[:2]
+        data = grad._data
+        result = Copy.apply(Tensor._make(np.zeros(data.shape, data.dtype)), grad)
+        grad_x = grad_value = None
+        if need_value:
+            places = _region(np.arange(data.size).reshape(data.shape), plan)
+            part = AsStrided.apply(result, np.unravel_index(places, data.shape))
+            grad_value = sum_to(shape_ops.clone(part), ctx.value_shape)
+            if grad_value.dtype != ctx.value_dtype:
+                grad_value = grad_value.to(ctx.value_dtype)
+        if need_x:
+            zeros = Tensor._make(np.zeros(_region(data, plan).shape, data.dtype))
+            grad_x = CopySlices.apply(result, zeros, ctx.index, plan)
+        return grad_x, grad_value, None, None
 
 
 class IndexPut(_SetItem):

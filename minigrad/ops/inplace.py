@@ -16,7 +16,7 @@ from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise
-from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to
+from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to, zero_grad
 from minigrad.ops.indexing import (
     PARTIAL_OVERLAP,
     CopySlices,
@@ -27,6 +27,7 @@ from minigrad.ops.indexing import (
     IndexPut,
     _Plan,
 )
+from minigrad.ops.shape import Clone
 from minigrad.tensor import Tensor
 
 __all__ = ["inplace", "check_leaf", "Zero", "Fill", "FillTensor", "Copy", "AsStrided",
@@ -62,7 +63,7 @@ class Zero(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return zero_grad(grad)
 
 
 class Fill(_Op):
@@ -78,7 +79,7 @@ class Fill(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return zero_grad(grad), None
 
 
 class FillTensor(_Op):
@@ -98,7 +99,7 @@ class FillTensor(_Op):
     @staticmethod
     def backward(ctx, grad):
         need_x, need_value = ctx.needs_input_grad
-        return (grad * 0 if need_x else None,
+        return (zero_grad(grad) if need_x else None,
                 grad.sum().to(ctx.value_dtype) if need_value else None)
 
 
@@ -123,7 +124,7 @@ class Copy(_Op):
     @staticmethod
     def backward(ctx, grad):
         need_x, need_src = ctx.needs_input_grad
-        return (grad * 0 if need_x else None,
+        return (zero_grad(grad) if need_x else None,
                 sum_to(grad, ctx.src_shape).to(ctx.src_dtype) if need_src else None)
 
 
@@ -230,6 +231,8 @@ def inplace(x, compute, *args):
         allow_mutation.before_mutation(x)
     recording = state.grad_enabled and (x._requires_grad or any(
         isinstance(a, Tensor) and a._requires_grad for a in args))
+    if recording and not x._requires_grad and x._base is not None:
+        views.check_untracked_inplace(x)
     if not recording:
         dual = forward_ad._level is not None
         if dual:
@@ -257,9 +260,19 @@ def inplace(x, compute, *args):
         if saved is not None and saved.is_output:
             saved.data, saved.weak = x._data, weakref.ref(x)
             saved.version_counter, saved.version = x._version_counter, x._version_counter[0]
+        elif saved is not None and saved.tensor is before:
+            _save_clone(saved, before)
     _renew_views(x)
     _share_tangent(x)
     return x
+
+
+def _save_clone(saved, before):
+    """As PyTorch, an in-place op saves a clone of ``self``'s old values (``self.clone()``,
+    recorded: a ``CloneBackward0`` of the old history), not the old tensor itself."""
+    clone = Clone.apply(before)
+    saved.tensor, saved.version_counter = clone, clone._version_counter
+    saved.version, saved.output_nr = clone._version_counter[0], clone._output_nr
 
 
 def _inplace_on_view(x, base, compute, args):

@@ -15,8 +15,8 @@ from minigrad.ops._util import (
     sum_to,
     swap_dims,
     transposed,
-    unsqueeze_to,
 )
+from minigrad.ops.arithmetic import times
 from minigrad.ops.shape import Expand, SqueezeDim, UnsafeView, contiguous, reshape
 
 __all__ = ["Dot", "Mv", "Mm", "Bmm", "Addmm", "dot", "mv", "mm", "bmm", "addmm", "matmul"]
@@ -95,7 +95,8 @@ class Mv(_Op):
     @staticmethod
     def backward(ctx, grad):
         a, v = ctx.saved_tensors
-        return (unsqueeze_to(grad, (1,)) * v if v is not None else None,
+        # (PyTorch's outer product: the column grad.reshape(n, 1) times v)
+        return (grad.reshape(-1, 1) * v if v is not None else None,
                 apply_op(Mv, transposed(a), grad) if a is not None else None)
 
 
@@ -197,6 +198,7 @@ class Addmm(_Op):
         need_c, need_a, need_b = ctx.needs_input_grad[:3]
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
         ctx.self_sym_sizes, ctx.alpha, ctx.beta = tuple(c.shape), alpha, beta
+        ctx.column_major = _column_major(a), _column_major(b)
         product = a._data @ b._data
         if alpha != 1:
             product = product * np.asarray(alpha, dtype=product.dtype)
@@ -209,14 +211,21 @@ class Addmm(_Op):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         need_c = ctx.needs_input_grad[0]
-        grad_c = sum_to(_scaled(grad, ctx.beta), ctx.self_sym_sizes) if need_c else None
-        grad_a = _scaled(mm(grad, b.t()), ctx.alpha) if b is not None else None
-        grad_b = _scaled(mm(a.t(), grad), ctx.alpha) if a is not None else None
+        grad_c = sum_to(times(grad, ctx.beta), ctx.self_sym_sizes) if need_c else None
+        col_a, col_b = ctx.column_major
+        grad_a = grad_b = None
+        if b is not None:  # (PyTorch's mm_mat1_backward)
+            grad_a = times(mm(b, grad.t()).t() if col_a else mm(grad, b.t()), ctx.alpha)
+        if a is not None:  # (mm_mat2_backward)
+            grad_b = times(mm(grad.t(), a).t() if col_b else mm(a.t(), grad), ctx.alpha)
         return grad_c, grad_a, grad_b, None, None
 
 
-def _scaled(t, factor):
-    return t if factor == 1 else t * factor
+def _column_major(t):
+    """Whether a matrix is laid out column by column (a transposed one, such as the weight of
+    ``linear``): PyTorch then computes its gradient as a transposed product."""
+    strides, item = t._data.strides, t._data.itemsize
+    return strides[0] == item and strides[1] == item * t.shape[0]
 
 
 def _check_expand(shape, target):

@@ -7,6 +7,7 @@ import numpy as np
 
 from minigrad.autograd.function import _Op
 from minigrad.ops.combine import masked_fill
+from minigrad.ops.pointwise import Sgn
 from minigrad.ops.reduction import _all_dims, _unsqueeze_to
 
 __all__ = ["LinalgVectorNorm", "norm", "linalg_vector_norm"]
@@ -57,24 +58,25 @@ class LinalgVectorNorm(_Op):
     def backward(ctx, grad):
         x, norm = ctx.saved_tensors
         p = ctx.ord
-        if x.ndim and not ctx.keepdim:
+        if x.ndim and not ctx.keepdim and ctx.dim:  # (over all dims, the 0-d grad broadcasts)
             dims = _all_dims(ctx.dim, x.ndim)
             grad, norm = _unsqueeze_to(grad, dims, False), _unsqueeze_to(norm, dims, False)
+        sgn = Sgn.apply
         if p == 0:
             grad_x = None
         elif p == 1:
-            grad_x = x.sign() * grad
+            grad_x = sgn(x) * grad
         elif p == 2:
             grad_x = grad * masked_fill(x / norm, norm == 0, 0.0)
         elif math.isinf(p):  # the derivative of max |x|: NaNs and ties share the gradient
             size = x.abs()
             mask = (size == norm) | size.isnan()
-            grad_x = x.sign() * (grad / mask.sum(_all_dims(ctx.dim, x.ndim), keepdim=True) * mask)
+            grad_x = sgn(x) * (grad / mask.sum(_all_dims(ctx.dim, x.ndim), keepdim=True) * mask)
         elif p < 1:
-            scaled = x.sign() * masked_fill(x.abs() ** (p - 1), x == 0, 0.0)
+            scaled = sgn(x) * masked_fill(x.abs() ** (p - 1), x == 0, 0.0)
             grad_x = scaled * grad * norm ** (1 - p)
         else:
-            scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+            scaled = sgn(x) * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
             grad_x = scaled * masked_fill(grad / norm ** (p - 1), norm == 0, 0.0)
         return grad_x, None, None, None
 

@@ -6,8 +6,9 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY, apply_op
-from minigrad.ops.arithmetic import MulScalar
+from minigrad.ops._util import ARRAY, apply_op, zero_grad
+from minigrad.ops.arithmetic import MulScalar, plus
+from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
 
 __all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
@@ -24,11 +25,6 @@ def _floating(a):
     return data if data.dtype.kind == "f" else data.astype(_dtype.default_float.numpy)
 
 
-def _quiet(func, data):
-    with np.errstate(all="ignore"):  # log(0) = -inf and sqrt(-1) = nan, as in PyTorch
-        return func(data)
-
-
 class Exp(_Op):
     """y = eˣ;  ∂y/∂x = y."""
 
@@ -39,7 +35,7 @@ class Exp(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        result = _quiet(np.exp, _floating(x))
+        result = np.exp(_floating(x))
         ctx.save_for_backward(result)
         return result
 
@@ -60,7 +56,7 @@ class Log(_Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _quiet(np.log, _floating(x))
+        return np.log(_floating(x))
 
     @staticmethod
     def backward(ctx, grad):
@@ -79,12 +75,12 @@ class Log1p(_Op):
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return _quiet(np.log1p, _floating(x))
+        return np.log1p(_floating(x))
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad / (x + 1)
+        return grad / plus(x, 1)
 
 
 class Sin(_Op):
@@ -284,7 +280,7 @@ class Sqrt(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        result = _quiet(np.sqrt, _floating(x))
+        result = np.sqrt(_floating(x))
         ctx.save_for_backward(result)
         return result
 
@@ -337,7 +333,7 @@ class Sign(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0
+        return zero_grad(grad)  # (PyTorch's zeros_like: a constant)
 
 
 class Sgn(Sign):
@@ -455,7 +451,9 @@ class Clamp(_Op):
             mask = x >= lo
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
-        return grad * mask, None, None
+        if not isinstance(grad, Tensor):  # (a backward on arrays)
+            return np.where(mask, grad, 0), None, None
+        return where(mask, grad, 0.0), None, None  # (PyTorch's clamp_backward)
 
 
 class ClampMin(Clamp):
@@ -496,8 +494,8 @@ class ClampMinTensor(_Op):
         x, bound = ctx.saved_tensors
         keep = x >= bound if ctx._forward_cls is ClampMinTensor else x <= bound
         need_x, need_bound = ctx.needs_input_grad
-        return (sum_to(grad * keep, x.shape) if need_x else None,
-                sum_to(grad * keep.logical_not(), bound.shape) if need_bound else None)
+        return (sum_to(where(keep, grad, 0.0), x.shape) if need_x else None,
+                sum_to(where(keep.logical_not(), grad, 0.0), bound.shape) if need_bound else None)
 
 
 class ClampMaxTensor(ClampMinTensor):
@@ -549,11 +547,11 @@ class ClampTensor(_Op):
         grad_lo = grad_hi = None
         if need_lo:
             below = x < lo if hi is None else (x < lo).logical_and(lo < hi)
-            grad_lo = sum_to(grad * below, lo.shape)
+            grad_lo = sum_to(where(below, grad, 0.0), lo.shape)
         if need_hi:
             above = x > hi if lo is None else (x > hi).logical_or(hi < lo)
-            grad_hi = sum_to(grad * above, hi.shape)
-        return (sum_to(grad * inside, x.shape) if need_x else None), grad_lo, grad_hi
+            grad_hi = sum_to(where(above, grad, 0.0), hi.shape)
+        return (sum_to(where(inside, grad, 0.0), x.shape) if need_x else None), grad_lo, grad_hi
 
 
 class ToCopy(_Op):

@@ -11,7 +11,12 @@ from minigrad._dtype import from_numpy_dtype as _dtype_of
 from minigrad._dtype import scalar_name
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import expand_to, normalize_dim, type_name, unsqueeze_to
-from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum, ne
+from minigrad.ops.arithmetic import MulScalar, divided
+from minigrad.ops.combine import cat, masked_fill, where
+from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum
+from minigrad.ops.cumulative import cumprod
+from minigrad.ops.indexing import Scatter
+from minigrad.ops.shape import Flip
 from minigrad.tensor import Tensor
 
 __all__ = ["Sum", "SumDim", "Mean", "MeanDim", "Max", "Min", "MaxDim", "MinDim", "Amax", "Amin",
@@ -115,7 +120,7 @@ class Mean(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return expand_to(grad, ctx.self_sym_sizes) / ctx.numel
+        return divided(expand_to(grad, ctx.self_sym_sizes), ctx.numel)
 
 
 class MeanDim(_Op):
@@ -147,7 +152,7 @@ class MeanDim(_Op):
         if not ctx.self_sym_sizes:
             return grad, None, None
         grad = expand_to(_unsqueeze_to(grad, ctx.dim, ctx.keepdim), ctx.self_sym_sizes)
-        return grad / ctx.count, None, None
+        return divided(grad, ctx.count), None, None
 
 
 def sum(x, dim=None, keepdim=False, dtype=None):  # noqa: A001 - PyTorch's name
@@ -199,9 +204,11 @@ class Max(_Op):
 
     @staticmethod
     def backward(ctx, grad):
+        # PyTorch's evenly_distribute_backward: zeros, filled with grad / k where x ties
         x, result = ctx.saved_tensors
         mask = _ties(x, result)
-        return grad * mask / int(mask._data.sum())
+        zeros = Tensor._make(np.zeros(x.shape, grad._data.dtype))
+        return masked_fill(zeros, mask, grad / mask.sum())
 
 
 class Min(Max):
@@ -241,16 +248,16 @@ class MaxDim(_Op):
 
     @staticmethod
     def backward(ctx, grad, grad_indices):
-        if not ctx.self_sym_sizes:
-            return grad, None, None
         (indices,) = ctx.saved_tensors
+        if not ctx.self_sym_sizes:  # (a 0-d x: grad scattered at its one place)
+            return Scatter.apply(grad, (), ()), None, None
         d = ctx.dim
         if not ctx.keepdim:
             grad, indices = grad.unsqueeze(d), indices.unsqueeze(d)
-        shape = [1] * len(ctx.self_sym_sizes)
-        shape[d] = ctx.self_sym_sizes[d]
-        one_hot = Tensor._make(np.arange(shape[d]).reshape(shape) == indices._data)
-        return grad * one_hot, None, None
+        # PyTorch's value_selecting_reduction_backward: zeros with grad scattered at indices
+        grid = list(np.indices(indices.shape, sparse=True))
+        grid[d] = indices._data
+        return Scatter.apply(grad, ctx.self_sym_sizes, tuple(grid)), None, None
 
 
 class MinDim(MaxDim):
@@ -296,10 +303,13 @@ class Amax(_Op):
         x, result = ctx.saved_tensors
         if x.ndim == 0:
             return grad, None, None
-        grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim)
-        mask = _ties(x, _unsqueeze_to(result, ctx.dim, ctx.keepdim))
+        # PyTorch's scale_grad_by_count(restore_reduced_dims(grad), ...): (grad / k) · ties
+        kept = tuple(1 if d in ctx.dim else n for d, n in enumerate(x.shape))
+        if not ctx.keepdim:
+            grad, result = grad.reshape(kept), result.reshape(kept)
+        mask = eq(x, result)  # NB: as PyTorch, a NaN equals nothing: its gradient is nan
         count = Tensor._make(mask._data.sum(axis=ctx.dim, keepdims=True))
-        return grad * mask / count, None, None
+        return grad / count * mask, None, None
 
 
 class Amin(Amax):
@@ -423,8 +433,8 @@ class Prod(_Op):
         if x.ndim == 0:
             return grad
         if x._data.all():
-            return grad * result / x
-        return (grad * _product_of_others(x.reshape(-1), 0)).reshape(x.shape)
+            return grad * (result / x)
+        return _prod_safe_zeros(grad, x.reshape(-1), 0).reshape(x.shape)
 
 
 class ProdDim(_Op):
@@ -450,19 +460,23 @@ class ProdDim(_Op):
             return grad, None, None
         grad = _unsqueeze_to(grad, (ctx.dim,), ctx.keepdim)
         if x._data.all():
-            return grad * _unsqueeze_to(result, (ctx.dim,), ctx.keepdim) / x, None, None
-        return grad * _product_of_others(x, ctx.dim), None, None
+            return grad * (_unsqueeze_to(result, (ctx.dim,), ctx.keepdim) / x), None, None
+        return _prod_safe_zeros(grad, x, ctx.dim), None, None
 
 
-def _product_of_others(x, d):
-    """For each element, the product of the other elements along ``d`` (zeros allowed): the rows
-    of an n×n table holding x with 1 on the diagonal, multiplied out."""
+def _prod_safe_zeros(grad, x, d):
+    """grad · (the product of the other elements along ``d``), without dividing (zeros allowed),
+    as PyTorch's ``prod_safe_zeros_backward``: the exclusive running products from the front
+    and from the back, multiplied."""
     n = x.shape[d]
-    eye_shape = [1] * (x.ndim + 1)
-    eye_shape[d], eye_shape[d + 1] = n, n
-    eye = np.eye(n, dtype=x._data.dtype).reshape(eye_shape)
-    table = x.unsqueeze(d) * Tensor._make(1 - eye) + Tensor._make(eye)
-    return ProdDim.apply(table, d + 1, False)
+    if x.numel() == 0:
+        return grad.expand(x.shape)
+    if n == 1:
+        return grad
+    ones = Tensor._make(np.ones(x.shape[:d] + (1,) + x.shape[d + 1:], grad._data.dtype))
+    front = cumprod(cat([ones, x.narrow(d, 0, n - 1)], d), d)
+    back = Flip.apply(cumprod(cat([ones, Flip.apply(x.narrow(d, 1, n - 1), (d,))], d), d), (d,))
+    return grad * (front * back)
 
 
 def prod(x, dim=None, keepdim=False, dtype=None):
@@ -489,6 +503,7 @@ def _variance(ctx, x, dim, correction, keepdim, op):
     axis = dims if data.ndim else None
     n = int(np.prod([data.shape[d] for d in dims])) if data.ndim else 1
     ctx.dim, ctx.keepdim, ctx.correction = dims, keepdim, correction
+    ctx.dims_given = None if dim is None else _dims(dim, x.ndim) if x.ndim else ()
     ctx.dof = n - correction
     if ctx.dof <= 0:
         warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less "
@@ -501,11 +516,26 @@ def _variance(ctx, x, dim, correction, keepdim, op):
 
 
 def _var_backward(ctx, x, grad):
-    """∂var/∂x = 2 (x - mean) / (n - correction), broadcast back over ``dim``."""
+    """∂var/∂x = 2 (x - mean) / (n - correction), broadcast back over ``dim``, with PyTorch's
+    ops (``var_backward``): over all elements, ``(2 / dof) · grad · (x - x.mean())`` (nan where
+    x is the mean and inf elsewhere when dof ≤ 0); over given dims, ``grad`` unsqueezed back
+    and n the product of their sizes."""
+    if x.ndim == 0 or ctx.dims_given is None:
+        if ctx.dof <= 0:
+            return grad * where(x == x.mean(), float("nan"), float("inf"))
+        return MulScalar.apply(grad, 2.0 / ctx.dof) * (x - x.mean())
+    if not ctx.keepdim and x.ndim > 1:
+        grad = _unsqueeze_to(grad, ctx.dims_given, False)
+    n = int(np.prod([x.shape[d] for d in ctx.dims_given]))
     with np.errstate(divide="ignore"):
-        scale = float(np.divide(2.0, ctx.dof))
-    grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim) if x.ndim else grad
-    return grad * scale * (x - x.mean(ctx.dim if x.ndim else None, keepdim=True))
+        scale = float(np.divide(2.0, n - ctx.correction))
+    return MulScalar.apply(grad, scale) * (x - x.mean(ctx.dim, keepdim=True))
+
+
+def _std_grad(grad, result):
+    """The gradient of the variance from that of the standard deviation, as PyTorch's
+    ``std_backward`` writes it: ``grad / (2 · result)``, 0 where the result is 0."""
+    return masked_fill(grad / MulScalar.apply(result, 2), result == 0, 0)
 
 
 class Var(_Op):
@@ -542,8 +572,7 @@ class Std(_Op):
     @staticmethod
     def backward(ctx, grad):
         x, result = ctx.saved_tensors
-        safe = result * 2 + eq(result, 0)
-        return _var_backward(ctx, x, grad / safe * ne(result, 0)), None, None, None
+        return _var_backward(ctx, x, _std_grad(grad, result)), None, None, None
 
 
 def _correction(dim, unbiased, correction):

@@ -11,6 +11,7 @@ import numpy as np
 
 from minigrad import _distributions, random
 from minigrad.autograd.function import _Op
+from minigrad.ops._util import zero_grad
 from minigrad.ops.inplace import inplace
 from minigrad.tensor import Tensor
 
@@ -52,7 +53,7 @@ class _Sample(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return (grad * 0, None, None) + (None,) * ctx.n_params
+        return (zero_grad(grad), None, None) + (None,) * ctx.n_params
 
 
 class Uniform(_Sample):
@@ -141,7 +142,7 @@ class BernoulliTensor(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None, None, None
+        return zero_grad(grad), None, None, None
 
 
 # ---------------------------------------------------------------------------- in place
@@ -235,7 +236,7 @@ class NormalTensorFloat(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None, None
+        return zero_grad(grad), None, None
 
 
 class NormalFloatTensor(_Op):
@@ -252,7 +253,7 @@ class NormalFloatTensor(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return None, grad * 0, None
+        return None, zero_grad(grad), None
 
 
 class NormalTensorTensor(_Op):
@@ -271,9 +272,8 @@ class NormalTensorTensor(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        from minigrad.ops._util import sum_to
         mean_shape, std_shape = ctx.shapes
-        return sum_to(grad * 0, mean_shape), sum_to(grad * 0, std_shape), None
+        return zero_grad(grad, mean_shape), zero_grad(grad, std_shape), None
 
 
 def normal(mean, std, generator=None):
@@ -304,7 +304,7 @@ class BernoulliProbabilities(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad * 0, None
+        return zero_grad(grad), None
 
 
 def bernoulli(input, p=None, *, generator=None):  # noqa: A002 - PyTorch's argument name

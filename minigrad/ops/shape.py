@@ -18,6 +18,7 @@ from minigrad.ops._util import (
     transposed,
     unsqueeze_to,
 )
+from minigrad.tensor import Tensor
 
 __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "SqueezeDim",
            "SqueezeDims", "Transpose", "T", "Permute", "Split", "SplitWithSizes", "Unbind",
@@ -25,7 +26,7 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
            "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
            "split_with_sizes", "UnsafeSplit", "UnsafeSplitWithSizes", "unsafe_split",
-           "unsafe_split_with_sizes", "unsafe_chunk"]
+           "unsafe_split_with_sizes", "unsafe_chunk", "Flip", "flip"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -199,6 +200,22 @@ class Clone(_Op):
     @staticmethod
     def backward(ctx, grad):
         return grad, None
+
+
+class Flip(_Op):
+    """y = x in reverse order along ``dims`` (a copy);  ∂y/∂x = grad reversed back."""
+
+    node_name = "FlipBackward0"
+    formula = ("flip(grad, dims)",)
+
+    @staticmethod
+    def forward(ctx, x, dims):
+        ctx.dims = dims  # node._saved_dims, as in PyTorch
+        return np.flip(x._data, dims).copy() if dims else x._data.copy()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return Flip.apply(grad, ctx.dims), None
 
 
 class Squeeze(_Op):
@@ -377,13 +394,23 @@ class Repeat(_Op):
 
     @staticmethod
     def backward(ctx, grad):
+        # As PyTorch's repeat_backward: the leading new dims summed away one by one, then one
+        # reshape to (repeat, size) pairs and one sum over the repeats
         repeats, shape = ctx.repeats, ctx.self_sym_sizes
-        if not repeats:
-            return grad, None
-        padded = (1,) * (len(repeats) - len(shape)) + tuple(shape)
-        tiles = [n for pair in zip(repeats, padded) for n in pair]
-        grad = grad.reshape(tiles).sum(tuple(range(0, 2 * len(repeats), 2)))
-        return grad.reshape(shape), None
+        if 0 in repeats:
+            return Tensor._make(np.zeros(shape, grad._data.dtype)), None
+        lead = len(repeats) - len(shape)
+        for _ in range(lead):
+            grad = grad.sum(0)
+        sizes, dims = [], []
+        for repeat, size in zip(repeats[lead:], shape):
+            if repeat != 1:
+                sizes.append(repeat)
+                dims.append(len(sizes) - 1)
+            sizes.append(size)
+        if dims:
+            grad = grad.reshape(sizes).sum(tuple(dims))
+        return grad, None
 
 
 # ---------------------------------------------------------------- function forms
@@ -452,6 +479,24 @@ def contiguous(x):
     if x._data.flags.c_contiguous:
         return x
     return Clone.apply(x, "C")
+
+
+def flip(x, dims):
+    """x with the order of its elements reversed along ``dims`` (a sequence of ints).
+
+    Example:
+        >>> minigrad.flip(minigrad.tensor([[1, 2], [3, 4]]), (1,))
+        tensor([[2, 1],
+                [4, 3]])
+    """
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError("flip(): argument 'dims' (position 2) must be tuple of ints, not "
+                        f"{type(dims).__name__}")
+    normalized = tuple(normalize_dim(d, x.ndim) for d in dims)
+    for d in normalized:
+        if normalized.count(d) > 1:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return Flip.apply(x, normalized if x.ndim else ())
 
 
 def squeeze(x, dim=None):

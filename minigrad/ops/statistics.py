@@ -6,11 +6,13 @@ import numpy as np
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import normalize_dim
+from minigrad.ops.arithmetic import divided
 from minigrad.ops.reduction import (
     Max,
     MaxDim,
     _correction,
     _empty_error,
+    _std_grad,
     _unsqueeze_to,
     _values_indices,
     _var_backward,
@@ -133,17 +135,17 @@ class VarMean(_Op):
 
     @staticmethod
     def backward(ctx, grad_var, grad_mean):
-        from minigrad.ops.compare import eq, ne
         x, *result = ctx.saved_tensors
         grad = None
         if grad_var is not None:
             if ctx._forward_cls is StdMean:
-                result = result[0]
-                grad_var = grad_var / (result * 2 + eq(result, 0)) * ne(result, 0)
+                grad_var = _std_grad(grad_var, result[0])
             grad = _var_backward(ctx, x, grad_var)
-        if grad_mean is not None:
-            spread = _unsqueeze_to(grad_mean, ctx.dim, ctx.keepdim) if x.ndim else grad_mean
-            spread = spread.expand(x.shape) / ctx.n
+        if grad_mean is not None:  # (PyTorch's mean_backward)
+            spread = grad_mean
+            if x.ndim and ctx.dims_given and not ctx.keepdim:
+                spread = _unsqueeze_to(grad_mean, ctx.dims_given, False)
+            spread = divided(spread.expand(x.shape), ctx.n)
             grad = spread if grad is None else grad + spread
         return grad, None, None, None
 

@@ -13,7 +13,7 @@ from minigrad._dtype import cpp_name
 from minigrad.autograd import inference
 from minigrad.grad_mode import state
 from minigrad.ops import shape
-from minigrad.ops.inplace import AsStrided, _view_positions, check_leaf, set_history
+from minigrad.ops.inplace import AsStrided, _check_inplace, _view_positions, check_leaf, set_history
 from minigrad.tensor import Tensor
 
 __all__ = ["AsStridedInplace", "AsStridedView", "as_strided", "as_strided_", "resize_", "set_",
@@ -71,10 +71,11 @@ class UnsqueezeInplace(shape.Unsqueeze):
 
 def _restride_(x, op, *args):
     """``x`` becomes ``op``'s view of itself, in place (a version bump, as PyTorch counts)."""
-    check_leaf(x)
+    _check_inplace(x)  # an in-place change: the view kinds that forbid one forbid this too
     old = Tensor._make(x._data, x._requires_grad, x.grad_fn, x._output_nr)
-    if x._requires_grad and x.grad_fn is None:
-        old._accumulator = weakref.ref(x._grad_accumulator())
+    accumulator = x._grad_accumulator() if x._requires_grad and x.grad_fn is None else None
+    if accumulator is not None:  # (a view made under no_grad has none)
+        old._accumulator = weakref.ref(accumulator)
     out = op.apply(old, *args)
     if out.grad_fn is not None:
         set_history(x, out.grad_fn, 0)
@@ -191,7 +192,7 @@ def as_strided_(x, size, stride, storage_offset=None):
         tensor([[1., 3.],
                 [2., 4.]])
     """
-    check_leaf(x)
+    _check_inplace(x)
     storage, view = _strided(x, size, stride, storage_offset)
     if state.grad_enabled and x._requires_grad:
         index = _index_in(x, storage, view)

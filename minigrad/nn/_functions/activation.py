@@ -1,11 +1,12 @@
-"""Activation nodes that ``minigrad.ops`` does not have: ``LeakyReluBackward0``."""
+"""Activation nodes that ``minigrad.ops`` does not have: ``LeakyReluBackward0`` and its
+gradient's own node, ``LeakyReluBackwardBackward0``."""
 
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.tensor import Tensor
+from minigrad.ops._util import zero_grad
 
-__all__ = ["LeakyRelu"]
+__all__ = ["LeakyRelu", "LeakyReluBackward"]
 
 
 class LeakyRelu(_Op):
@@ -27,6 +28,27 @@ class LeakyRelu(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        data = x._data
-        slope = np.where(data > 0, 1, ctx.negative_slope).astype(data.dtype)
-        return grad * Tensor._make(slope), None
+        return LeakyReluBackward.apply(grad, x, ctx.negative_slope), None
+
+
+class LeakyReluBackward(_Op):
+    """leaky_relu's backward as an op of its own, as in PyTorch (``leaky_relu_backward``):
+    z = g where x > 0, else s·g;  ∂z/∂g = 1 where x > 0, else s;  ∂z/∂x = 0."""
+
+    node_name = "LeakyReluBackwardBackward0"
+    saved_names = ("self",)
+    formula = ("grad * where(self > 0, 1, negative_slope)", "0 * grad")
+
+    @staticmethod
+    def forward(ctx, g, x, negative_slope):
+        ctx.negative_slope = negative_slope
+        ctx.save_for_backward(x)
+        data = g._data
+        return np.where(x._data > 0, data, data * negative_slope).astype(data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        return (LeakyReluBackward.apply(grad, x, ctx.negative_slope) if need_g else None,
+                zero_grad(grad) if need_x else None, None)
