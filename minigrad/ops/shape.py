@@ -65,7 +65,6 @@ class View(_Op):
     """y = x with another shape, same elements;  ∂y/∂x = grad reshaped back."""
 
     node_name = "ViewBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("reshape(grad, self_sym_sizes)",)
     is_view = True
 
@@ -172,7 +171,6 @@ class Unsqueeze(_Op):
     """y = x with a new dimension of size 1 at ``dim``;  ∂y/∂x = grad squeezed at ``dim``."""
 
     node_name = "UnsqueezeBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("squeeze(grad, dim)",)
     is_view = True
 
@@ -222,7 +220,6 @@ class Squeeze(_Op):
     """y = x without its dimensions of size 1;  ∂y/∂x = grad with them put back."""
 
     node_name = "SqueezeBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("unsqueeze(grad, dims)",)
     is_view = True
 
@@ -254,7 +251,6 @@ class Transpose(_Op):
     """y = x with dimensions ``dim0`` and ``dim1`` swapped;  ∂y/∂x = grad swapped back."""
 
     node_name = "TransposeBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("swap(grad, dim0, dim1)",)
     is_view = True
 
@@ -274,7 +270,6 @@ class T(_Op):
     """y = xᵀ for a matrix (x itself for fewer dimensions);  ∂y/∂x = gradᵀ."""
 
     node_name = "TBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad.T",)
     is_view = True
 
@@ -294,7 +289,6 @@ class Permute(_Op):
     """y = x with its dimensions reordered by ``dims``;  ∂y/∂x = grad ordered back."""
 
     node_name = "PermuteBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("permute_back(grad, dims)",)
     is_view = True
 
