@@ -471,3 +471,66 @@ def test_queue_callback_outside_backward_raises(oracle):
         except RuntimeError as error:
             return error
     assert_matches(run(minigrad), oracle(run))
+
+
+# ----------------------------------------------------------------- .grad takes a fresh gradient
+# Without create_graph, a leaf's first .grad may be the very array a backward on arrays made
+# for it (no copy, as PyTorch steals a gradient nobody else holds; only large ones, 64 kB and
+# more): never one that something else can still see.
+
+N = 128  # a 128 x 128 float32 gradient: 64 kB
+
+
+def test_grad_taken_without_copy_accumulates_correctly():
+    w = minigrad.ones(N, N, requires_grad=True)
+    x = minigrad.ones(2, N)
+    (x @ w).relu().sum().backward()
+    first = w.grad
+    (x @ w).relu().sum().backward()
+    assert w.grad is first  # accumulated in place, as before
+    np.testing.assert_array_equal(w.grad.numpy(), np.full((N, N), 4.0, np.float32))
+
+
+def test_grad_seen_by_a_hook_is_not_shared_with_dot_grad():
+    w = minigrad.ones(N, N, requires_grad=True)
+    x = minigrad.ones(2, N)
+    seen = []
+    w.register_hook(lambda g: seen.append(g))
+    (x @ w).sum().backward()
+    (x @ w).sum().backward()
+    np.testing.assert_array_equal(seen[0].numpy(), np.full((N, N), 2.0, np.float32))
+    assert not np.shares_memory(seen[0].numpy(), w.grad.numpy())
+
+
+def test_retained_grad_passed_through_is_not_shared_with_the_leaf_grad():
+    x = minigrad.ones(N, N, requires_grad=True)
+    y = x.clone()
+    y.retain_grad()
+    (y * 3).sum().backward()
+    (y * 3).sum().backward()
+    np.testing.assert_array_equal(y.grad.numpy(), np.full((N, N), 6.0, np.float32))
+    np.testing.assert_array_equal(x.grad.numpy(), np.full((N, N), 6.0, np.float32))
+    assert not np.shares_memory(x.grad.numpy(), y.grad.numpy())
+
+
+def test_grad_kept_by_a_post_hook_is_not_shared_with_dot_grad():
+    w = minigrad.ones(N, N, requires_grad=True)
+    x = minigrad.ones(2, N)
+    accumulate = (x @ w).grad_fn.next_functions[1][0]  # w's AccumulateGrad (kept alive here)
+    kept = []
+    accumulate.register_hook(lambda grad_inputs, grad_outputs: kept.append(grad_outputs[0]))
+    (x @ w).sum().backward()
+    (x @ w).sum().backward()
+    assert type(accumulate).__name__ == "AccumulateGrad" and len(kept) == 2
+    np.testing.assert_array_equal(kept[0].numpy(), np.full((N, N), 2.0, np.float32))
+    assert not np.shares_memory(kept[0].numpy(), w.grad.numpy())
+
+
+def test_gradient_returned_by_autograd_grad_is_not_taken_by_a_later_backward():
+    w = minigrad.ones(N, N, requires_grad=True)
+    x = minigrad.ones(2, N)
+    (g,) = minigrad.autograd.grad((x @ w).sum(), w)
+    w.backward(g)  # the gradient arrives as it is: .grad must still be a copy
+    w.backward(g)
+    np.testing.assert_array_equal(g.numpy(), np.full((N, N), 2.0, np.float32))
+    np.testing.assert_array_equal(w.grad.numpy(), np.full((N, N), 4.0, np.float32))

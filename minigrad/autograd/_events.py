@@ -14,7 +14,7 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
-from minigrad.autograd._formulas import ValueRef, formula_of, operand_tensors, operands_of
+from minigrad.autograd._formulas import ValueRef, formula_of, operands_of
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical, thaw
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -71,8 +71,8 @@ class EventCollector(observe.Emitter):
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
-        self._queues = {}         # engine pass id -> the ready queue's sort keys, in run order
-        self._ready_order = 0     # numbers the node_ready events: ties run in this order
+        self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
+        self._ready_order = 0     # counts the node_ready events down: ties run in their order
         self.values.alarm = self._alarm  # a burst of new values: check the caps at once
         self._started = _NOT_STARTED  # the grads node_started saw, and their references
 
@@ -133,7 +133,8 @@ class EventCollector(observe.Emitter):
     # The ready queue is stored as its changes, so that recording stays linear in the number
     # of events however long the queue grows: ``node_ready`` keeps the position ``at`` which
     # the node joins the queue (the collector keeps the queue's sort keys, the engine's
-    # ``(-sequence number, order)``, to find it), and ``node_started`` always takes the head.
+    # ``(-sequence number, order)`` negated, in reverse, to find it), and ``node_started``
+    # always takes the head.
     def node_created(self, node, outputs):
         if self.truncated:
             return
@@ -144,7 +145,16 @@ class EventCollector(observe.Emitter):
             self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
             return
         nid = node._uid
-        if nid is None or nid not in self.structures:
+        if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
+            structures = self.structures
+            nid = node_id(node)
+            structures[nid] = structure_of(node, nid)
+            edges = node._edges
+            for k in range(len(edges) - 2, -1, -2):  # (in the order self.node's stack takes)
+                child = edges[k]
+                if child is not None and child._uid not in structures:
+                    self.node(child)
+        elif nid is None or nid not in self.structures:
             nid = self.node(node)
         pass_id = state.backward_pass
         add = self.values.add
@@ -160,11 +170,15 @@ class EventCollector(observe.Emitter):
             keys = self._queues.get(pass_id)
             if keys is None:
                 keys = self._queues[pass_id] = []
-            self._ready_order += 1
-            key = (-node._seq, self._ready_order)
+            self._ready_order -= 1
+            # Kept in reverse run order, the head last: a node joins, and the head leaves, at
+            # the end of the list in the common cases (no shifting of a long queue). A key is
+            # one int (sequence number, then the order of readiness, later ones first): no
+            # tuple per node for the garbage collector to watch.
+            key = (node._seq << 64) + _ORDER_BASE + self._ready_order
             at = bisect.bisect(keys, key)
             keys.insert(at, key)
-            self._store(("node_ready", len(self.events), number, nid(node), at))
+            self._store(("node_ready", len(self.events), number, nid(node), len(keys) - 1 - at))
 
     def node_started(self, pass_id, node, grads, ready):
         if not self.truncated:
@@ -172,7 +186,7 @@ class EventCollector(observe.Emitter):
             nid = _uid if number is not None else self._nid
             keys = self._queues.get(pass_id)
             if keys:
-                del keys[0]  # the engine runs the head of its queue
+                keys.pop()  # the engine runs the head of its queue
             refs = self._refs(grads)
             self._started = (grads, refs)
             self._store(("node_started", len(self.events), number, nid(node), refs))
@@ -191,13 +205,21 @@ class EventCollector(observe.Emitter):
             if key not in self.operands:  # the numbers of its chain rule, before release
                 formula = formula_of(node)
                 self.operands[key] = (formula, operands_of(node, self._full_limit, self.values),
-                                      {name: self.tensor(t)
-                                       for name, t in operand_tensors(node).items()}) \
-                    if formula else _NO_OPERANDS
+                                      self._operand_ids(node)) if formula else _NO_OPERANDS
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
             self._store(("node_ran", len(self.events), number, key, refs_in,
                          self._refs(grads_out)))
+
+    def _operand_ids(self, node):
+        """``{saved name: tensor id}`` of ``operand_tensors(node)``, for a node with a formula."""
+        saved, ids = node._saved, {}
+        if saved:
+            tensor = self.tensor
+            for name, slot in zip(node._saved_names(), saved):
+                if slot is not None and slot.tensor is not None:
+                    ids[name] = tensor(slot.tensor)
+        return ids
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
         if not self.truncated:
@@ -292,10 +314,12 @@ class EventCollector(observe.Emitter):
         if array.size <= self._full_limit:
             return self._add_small(array)
         seen = self._recent.get(id(grad))
-        if seen is not None and seen[0] is grad and seen[1] == grad._version_counter[0]:
+        # (the version read without making a counter: a tensor with none was never changed)
+        version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
+        if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
         ref = self.values.add_large(array)
-        self._recent[id(grad)] = (grad, grad._version_counter[0], ref)
+        self._recent[id(grad)] = (grad, version, ref)
         return ref
 
     def _nid(self, node):
@@ -383,7 +407,9 @@ class EventCollector(observe.Emitter):
             structures[cid] = structure_of(current, cid)
             if type(current) is AccumulateGrad:
                 self.tensor(current.variable)
-            for child, _ in current.next_functions:
+            edges = current._edges
+            for k in range(0, len(edges), 2):
+                child = edges[k]
                 if child is not None and child._uid not in structures:
                     stack.append(child)
         return nid
@@ -428,8 +454,10 @@ _FROM_KEYWORDS = {
 
 
 _uid = operator.attrgetter("_uid")
+_ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
 _NOT_STARTED = (None, None)
+_NO_VERSION = (0,)
 
 
 def plain_events(events):
@@ -459,10 +487,13 @@ def structure_of(node, nid):
         variable, kind = tensor_id(node.variable), "accumulate"
     else:
         variable, kind = None, "root" if cls is GraphRoot else "function"
-    next_ = []
-    for child, input_nr in node.next_functions:
-        next_.append(None if child is None else child._uid or node_id(child))
-        next_.append(input_nr)
+    # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
+    # ``next_functions`` would leave a tuple of pairs on every node.)
+    next_ = list(node._edges)
+    for k in range(0, len(next_), 2):
+        child = next_[k]
+        if child is not None:
+            next_[k] = child._uid or node_id(child)
     saved = node._saved
     names, held = (), ()
     if saved:

@@ -26,7 +26,7 @@ import re
 
 import numpy as np
 
-from minigrad.autograd._values import value_of
+from minigrad.autograd._values import _DTYPE_NAMES, value_of
 
 __all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors",
            "ValueRef"]
@@ -88,19 +88,23 @@ _KEYWORDS = frozenset({"grad", "grads", "i", "and", "or", "not", "if", "else", "
                        "False", "None"})
 _POSITION = re.compile(r"(?<![.\w])i(?!\w)")
 _CACHE = {}
+_FORMULAS = {}  # node class -> (its op's formula or None, whether it repeats with i)
 
 
 def formula_of(node):
     """The ``formula`` of the op that made ``node`` (``None`` for AccumulateGrad, custom ops)."""
-    forward_cls = getattr(type(node), "_forward_cls", None)
-    formula = getattr(forward_cls, "formula", None)
-    if not formula:
-        return None
-    if len(formula) == 1 and _POSITION.search(formula[0]):   # one expression per input
+    cls = type(node)
+    known = _FORMULAS.get(cls)
+    if known is None:
+        formula = getattr(getattr(cls, "_forward_cls", None), "formula", None)
+        positional = bool(formula) and len(formula) == 1 and bool(_POSITION.search(formula[0]))
+        known = _FORMULAS[cls] = (tuple(formula) if formula else None, positional)
+    formula, positional = known
+    if positional:   # one expression per input
         count = len(getattr(node, "next_functions", ()) or ())
         if count:
             return tuple(_POSITION.sub(str(k), formula[0]) for k in range(count))
-    return tuple(formula)
+    return formula
 
 
 def formula_names(formula):
@@ -141,6 +145,8 @@ def _plain(value, full_limit, table=None):
     a ``ValueRef`` into ``table``."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if type(value) is np.ndarray and value.size > full_limit:
+        return _described(value)
     if isinstance(value, slice):          # an index: {"slice": [start, stop, step]}
         return {"slice": [value.start, value.stop, value.step]}
     if value is Ellipsis:
@@ -155,10 +161,18 @@ def _plain(value, full_limit, table=None):
             if table is not None:
                 return ValueRef(table.add_small(array))
             return value_of(array, full_limit)
-        return {"shape": list(array.shape), "dtype": array.dtype.name}
+        return _described(array)
     if hasattr(value, "name") and not callable(value.name):   # a minigrad dtype
         return str(value.name)
     return str(value)
+
+
+def _described(array):
+    """A large array as its shape and dtype only."""
+    name = _DTYPE_NAMES.get(array.dtype)
+    if name is None:  # (``dtype.name`` is slow: names are kept)
+        name = _DTYPE_NAMES[array.dtype] = array.dtype.name
+    return {"shape": list(array.shape), "dtype": name}
 
 
 def _plan(node):
@@ -204,10 +218,13 @@ def operands_of(node, full_limit, table=None, values=None):
             data = slot.tensor._data if slot.tensor is not None else slot.data
             if data is None:
                 result[name] = None
-            elif type(data) is np.ndarray and data.size <= full_limit and (
-                    table is not None or values is not None):
-                result[name] = ValueRef(table.add_small(data)) if table is not None else \
-                    values(data)
+            elif type(data) is np.ndarray and (table is not None or values is not None):
+                if data.size > full_limit:
+                    result[name] = _described(data)
+                elif table is not None:
+                    result[name] = ValueRef(table.add_small(data))
+                else:
+                    result[name] = values(data)
             else:
                 result[name] = _plain(data, full_limit, table)
         elif name in node.__dict__:

@@ -19,7 +19,7 @@ import heapq
 import itertools
 
 from minigrad.autograd import anomaly_mode, observe
-from minigrad.autograd.function import BackwardNode
+from minigrad.autograd.function import BackwardNode, add_grads
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
 from minigrad.grad_mode import state
 
@@ -134,7 +134,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     buffer = buffers[next_node] = [None] * len(next_node._output_meta)
                 if grad is not None:
                     held = buffer[input_nr]
-                    buffer[input_nr] = grad if held is None else held + grad
+                    buffer[input_nr] = grad if held is None else add_grads(held, grad)
                     if notify and held is not None:
                         notify.grad_summed(pass_id, next_node, input_nr, node, grad,
                                            buffer[input_nr], pending)

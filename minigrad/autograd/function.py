@@ -27,6 +27,7 @@ from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
 from minigrad.autograd.anomaly_mode import enabled_threads as _anomaly_threads
 from minigrad.autograd.node import (
+    AccumulateGrad,
     Node,
     SavedTensor,
     _contains,
@@ -39,7 +40,7 @@ from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
-           "once_differentiable", "Error"]
+           "once_differentiable", "Error", "add_grads"]
 
 
 class FunctionCtx:
@@ -301,6 +302,10 @@ class _BuiltinNode(BackwardNode):
                 t._output_nr, t._grad, t._base = 0, None, None
                 if inference_blocks[0] and state.inference:
                     t._inference = True
+                if g.nbytes >= _STEAL_BYTES and g is not grad:
+                    to = self._edges[2 * k]
+                    if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
+                        to._fresh = (state.backward_pass, weakref.ref(g))
                 g = t
             result.append(g)
         return tuple(result)
@@ -320,9 +325,27 @@ def _cast_grads(node, grads):
     return tuple(result)
 
 
+def add_grads(held, grad):
+    """The sum of two gradients for one input (the engine's input buffer, fan-in): without
+    ``create_graph``, the arrays added directly (they agree in shape and dtype by the time they
+    get here), else the recorded ``held + grad``."""
+    Tensor = _node._Tensor or _tensor_class()
+    if state.grad_enabled or type(held) is not Tensor or type(grad) is not Tensor:
+        return held + grad
+    a, b = held._data, grad._data
+    if a.dtype is not b.dtype and a.dtype != b.dtype or a.shape != b.shape:
+        return held + grad
+    token = quiet_var.set(QUIET)  # inf + -inf = nan, quietly, as in PyTorch
+    try:
+        return Tensor._make(np.asarray(np.add(a, b, out=_ARRAY)))
+    finally:
+        quiet_var.reset(token)
 
 
 _new = object.__new__
+_STEAL_BYTES = 1 << 16  # a leaf's .grad may take a new gradient this large (a smaller: copied)
+# ``out=...`` keeps a 0-d sum a 0-d array, not a NumPy scalar (NumPy >= 2.3)
+_ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 _NO_NEEDS = [(False,) * n for n in range(8)]
 

@@ -7,6 +7,7 @@ are reached through an ``AccumulateGrad`` node, which writes ``.grad``.
 
 import itertools
 import re
+import sys
 import weakref
 from typing import NamedTuple
 
@@ -419,6 +420,7 @@ class AccumulateGrad(Node):
 
     sequence_nr = UINT64_MAX
     _trusted = True  # it returns no gradient: nothing for the engine to check
+    _fresh = None    # (pass id, weak reference to the array of a gradient made for it alone)
 
     def __init__(self, variable):
         super().__init__()
@@ -436,7 +438,7 @@ class AccumulateGrad(Node):
             before = variable._grad
             if notify and before is not None:
                 before = before.detach().clone()
-            variable._grad = _accumulate(variable._grad, grad)
+            variable._grad = _accumulate(variable._grad, grad, self)
             if notify:
                 notify("grad_accumulated", pass_id=state.backward_pass, node=self,
                        tensor=variable, before=before, after=variable._grad)
@@ -450,11 +452,20 @@ class AccumulateGrad(Node):
         return ()
 
 
-def _accumulate(held, grad):
+def _accumulate(held, grad, node=None):
     """The new ``.grad``: in place without ``create_graph``, a differentiable sum with it."""
     if not state.grad_enabled:
-        if held is None:  # a copy, in the same memory layout (grad.detach().clone())
-            return _tensor_class()._make(grad._data.copy(order="K"))
+        if held is None:
+            data = grad._data
+            fresh = node._fresh if node is not None else None
+            if fresh is not None:
+                node._fresh = None  # (made in this pass: not a gradient autograd.grad returned)
+                if fresh[0] == state.backward_pass and fresh[1]() is data and \
+                        _stealable(node, data):
+                    # As PyTorch steals a gradient nobody else holds: no copy.
+                    return _tensor_class()._make(data)
+            # a copy, in the same memory layout (grad.detach().clone())
+            return _tensor_class()._make(data.copy(order="K"))
         held._data += grad._data
         return held
     if held is None:
@@ -463,6 +474,17 @@ def _accumulate(held, grad):
         from minigrad.ops.inplace import Copy
         return Copy.apply(zeros_like(grad), grad)
     return held + grad
+
+
+def _stealable(node, data):
+    """Whether ``.grad`` may take ``data``, an array a backward on arrays made for ``node``
+    alone (``_BuiltinNode._apply_on_arrays``): it owns its memory, may be written, only the
+    gradient tensor holds it (the four references: that tensor, ``data`` here and in the
+    caller, getrefcount's argument), and no hook or observer can have kept that tensor."""
+    return (data.base is None and data.flags.writeable and sys.getrefcount(data) <= 4
+            and not state.observers
+            and not node._tensor_pre_hooks and not node._pre_hooks and not node._post_hooks
+            and not node.variable._hooks)
 
 
 class GraphRoot(Node):

@@ -12,7 +12,8 @@ from minigrad.tensor import Size, Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
-           "sum_to", "zero_grad", "normalize_dim", "shape_error",
+           "sum_to", "zero_grad", "apply_op", "expand_to", "unsqueeze_to", "swap_dims",
+           "transposed", "permute_to", "normalize_dim", "shape_error",
            "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
@@ -266,6 +267,57 @@ def _sum_array_to(grad, shape):
     dims = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
     return np.asarray(grad.sum(dims, keepdims=True)).reshape(shape)
+
+
+# Formula helpers: a backward formula written with these runs on tensors (recorded, so that
+# create_graph differentiates it again) and, in a backward on arrays (``array_backward``), on
+# NumPy arrays: one formula for both.
+
+def apply_op(op, *args):
+    """``op.apply(*args)`` on tensors; on arrays, ``op.compute(*args)``: the math the op's
+    forward does on its tensors' arrays."""
+    if type(args[0]) is np.ndarray:
+        return op.compute(*args)
+    return op.apply(*args)
+
+
+def expand_to(grad, shape):
+    """``grad.expand(shape)`` (a read-only broadcast view on arrays)."""
+    if type(grad) is not np.ndarray:
+        return grad.expand(shape)
+    if grad.ndim:
+        return np.broadcast_to(grad, shape)
+    # A number's gradient (sum, mean) everywhere: what np.broadcast_to makes, at a fifth of
+    # its cost (every stride 0, read-only).
+    view = np.ndarray(shape, grad.dtype, grad, 0, (0,) * len(shape))
+    view.flags.writeable = False
+    return view
+
+
+def unsqueeze_to(grad, dims):
+    """``grad`` with a dimension of size 1 put back at each of ``dims`` (ascending)."""
+    if type(grad) is np.ndarray:
+        return np.expand_dims(grad, dims) if dims else grad
+    for d in dims:
+        grad = grad.unsqueeze(d)
+    return grad
+
+
+def swap_dims(x, dim0, dim1):
+    """``x.transpose(dim0, dim1)`` (``ndarray.transpose`` permutes: ``np.swapaxes`` swaps)."""
+    if type(x) is np.ndarray:
+        return np.swapaxes(x, dim0, dim1) if x.ndim else x
+    return x.transpose(dim0, dim1)
+
+
+def transposed(x):
+    """``x.t()``: a matrix transposed (fewer dimensions: itself)."""
+    return x.T if type(x) is np.ndarray else x.t()
+
+
+def permute_to(x, dims):
+    """``x.permute(dims)``."""
+    return np.transpose(x, dims) if type(x) is np.ndarray else x.permute(dims)
 
 
 def normalize_dim(dim, ndim, op=None):

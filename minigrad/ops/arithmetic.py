@@ -9,6 +9,7 @@ from minigrad.autograd.function import _Op
 from minigrad.ops._util import (
     ARRAY,
     WrappedNumber,
+    apply_op,
     as_input,
     as_tensor_operand,
     cast_numbers,
@@ -237,6 +238,7 @@ class DivScalar(_Op):
     ``cross_entropy``);  ∂z/∂a = 1/s."""
 
     node_name = "DivBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad / other",)
 
     @staticmethod
@@ -271,6 +273,7 @@ class Reciprocal(_Op):
     """z = 1/a;  ∂z/∂a = -z²."""
 
     node_name = "ReciprocalBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("-grad * result ** 2",)
 
@@ -325,6 +328,7 @@ class MulScalar(_Op):
     ∂z/∂a = s."""
 
     node_name = "MulBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad * other",)
 
     @staticmethod
@@ -333,8 +337,12 @@ class MulScalar(_Op):
         return _binary(np.multiply, a, as_tensor_operand(s, a))
 
     @staticmethod
+    def compute(a, s):  # on the floating arrays of a backward (see apply_op): a's dtype stays
+        return np.multiply(a, s, out=ARRAY)
+
+    @staticmethod
     def backward(ctx, grad):
-        return MulScalar.apply(grad, ctx.other), None
+        return apply_op(MulScalar, grad, ctx.other), None
 
 
 class AddScalar(_Op):

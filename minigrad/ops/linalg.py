@@ -10,7 +10,13 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import check_tensor_arg, sum_to
+from minigrad.ops._util import (
+    apply_op,
+    check_tensor_arg,
+    sum_to,
+    swap_dims,
+    transposed,
+)
 from minigrad.ops.arithmetic import times
 from minigrad.ops.shape import Expand, SqueezeDim, UnsafeView, contiguous, reshape
 
@@ -40,6 +46,7 @@ class Dot(_Op):
     """z = Σ a_i b_i;  ∂z/∂a = b,  ∂z/∂b = a."""
 
     node_name = "DotBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "tensor")
     formula = ("grad * tensor", "grad * self")
 
@@ -71,6 +78,7 @@ class Mv(_Op):
     """z = A v;  ∂z/∂A = g vᵀ (outer product),  ∂z/∂v = Aᵀ g."""
 
     node_name = "MvBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "vec")
     formula = ("outer(grad, vec)", "self.T @ grad")
 
@@ -89,14 +97,16 @@ class Mv(_Op):
         _check_kernel("addmv_impl_cpu", a, v)
         need_a, need_v = ctx.needs_input_grad
         ctx.save_for_backward(a if need_v else None, v if need_a else None)
-        return a._data @ v._data
+        return Mv.compute(a._data, v._data)
+
+    compute = staticmethod(np.matmul)  # the product on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         a, v = ctx.saved_tensors
         # (PyTorch's outer product: the column grad.reshape(n, 1) times v)
         return (grad.reshape(-1, 1) * v if v is not None else None,
-                mv(a.t(), grad) if a is not None else None)
+                apply_op(Mv, transposed(a), grad) if a is not None else None)
 
 
 def _check_mm(a, b, first="self", second="mat2"):
@@ -113,6 +123,7 @@ class Mm(_Op):
     """Z = A B;  ∂Z/∂A = G Bᵀ,  ∂Z/∂B = Aᵀ G."""
 
     node_name = "MmBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "mat2")
     formula = ("grad @ mat2.T", "self.T @ grad")
     pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
@@ -126,19 +137,22 @@ class Mm(_Op):
         _check_kernel("addmm_impl_cpu_", a, b)
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return a._data @ b._data
+        return Mm.compute(a._data, b._data)
+
+    compute = staticmethod(np.matmul)  # the product on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (mm(grad, b.t()) if b is not None else None,
-                mm(a.t(), grad) if a is not None else None)
+        return (apply_op(Mm, grad, transposed(b)) if b is not None else None,
+                apply_op(Mm, transposed(a), grad) if a is not None else None)
 
 
 class Bmm(_Op):
     """Z[i] = A[i] B[i] for each batch i;  ∂Z/∂A = G Bᵀ,  ∂Z/∂B = Aᵀ G (batch by batch)."""
 
     node_name = "BmmBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "mat2")
     formula = ("grad @ mT(mat2)", "mT(self) @ grad")
     pack_order = (1, 0)  # the order PyTorch packs them in (saved_tensors_hooks)
@@ -158,13 +172,15 @@ class Bmm(_Op):
         _check_kernel("bmm", a, b)
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return np.matmul(a._data, b._data)
+        return Bmm.compute(a._data, b._data)
+
+    compute = staticmethod(np.matmul)  # the products on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
-        return (bmm(grad, b.transpose(1, 2)) if b is not None else None,
-                bmm(a.transpose(1, 2), grad) if a is not None else None)
+        return (apply_op(Bmm, grad, swap_dims(b, 1, 2)) if b is not None else None,
+                apply_op(Bmm, swap_dims(a, 1, 2), grad) if a is not None else None)
 
 
 class Addmm(_Op):

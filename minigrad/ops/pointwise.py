@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY, zero_grad
+from minigrad.ops._util import ARRAY, apply_op, zero_grad
 from minigrad.ops.arithmetic import MulScalar, plus
 from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
@@ -68,6 +68,7 @@ class Log1p(_Op):
     """y = ln(1 + x);  ∂y/∂x = 1/(1 + x)."""
 
     node_name = "Log1PBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad / (self + 1)",)
 
@@ -86,42 +87,49 @@ class Sin(_Op):
     """y = sin x;  ∂y/∂x = cos x."""
 
     node_name = "SinBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad * cos(self)",)
 
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.sin(_floating(x))
+        return Sin.compute(_floating(x))
+
+    compute = staticmethod(np.sin)  # on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * x.cos()
+        return grad * apply_op(Cos, x)
 
 
 class Cos(_Op):
     """y = cos x;  ∂y/∂x = -sin x."""
 
     node_name = "CosBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("-grad * sin(self)",)
 
     @staticmethod
     def forward(ctx, x):
         ctx.save_for_backward(x)
-        return np.cos(_floating(x))
+        return Cos.compute(_floating(x))
+
+    compute = staticmethod(np.cos)  # on arrays (see apply_op)
 
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * -x.sin()
+        return grad * -apply_op(Sin, x)
 
 
 class Tanh(_Op):
     """y = tanh x;  ∂y/∂x = 1 - y²."""
 
     node_name = "TanhBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * (1 - result ** 2)",)
 
@@ -134,7 +142,7 @@ class Tanh(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return TanhBackward.apply(grad, y)
+        return apply_op(TanhBackward, grad, y)
 
 
 class TanhBackward(_Op):
@@ -151,7 +159,11 @@ class TanhBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(g, y)
-        return g._data * (1 - y._data * y._data)
+        return TanhBackward.compute(g._data, y._data)
+
+    @staticmethod
+    def compute(g, y):  # on arrays (see apply_op)
+        return g * (1 - y * y)
 
     @staticmethod
     def backward(ctx, grad):
@@ -165,6 +177,7 @@ class Sigmoid(_Op):
     """y = 1 / (1 + e⁻ˣ);  ∂y/∂x = y(1 - y)."""
 
     node_name = "SigmoidBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * result * (1 - result)",)
 
@@ -179,7 +192,7 @@ class Sigmoid(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return SigmoidBackward.apply(grad, y)
+        return apply_op(SigmoidBackward, grad, y)
 
 
 class SigmoidBackward(_Op):
@@ -196,7 +209,11 @@ class SigmoidBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(g, y)
-        return g._data * (y._data * (1 - y._data))
+        return SigmoidBackward.compute(g._data, y._data)
+
+    @staticmethod
+    def compute(g, y):  # on arrays (see apply_op)
+        return g * (y * (1 - y))
 
     @staticmethod
     def backward(ctx, grad):
@@ -210,6 +227,7 @@ class Relu(_Op):
     """y = max(x, 0);  ∂y/∂x = 1 where y > 0, else 0."""
 
     node_name = "ReluBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad * (result > 0)",)
 
@@ -225,7 +243,7 @@ class Relu(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return ThresholdBackward.apply(grad, y)
+        return apply_op(ThresholdBackward, grad, y)
 
 
 class ThresholdBackward(_Op):
@@ -239,8 +257,12 @@ class ThresholdBackward(_Op):
     @staticmethod
     def forward(ctx, g, y):
         ctx.save_for_backward(y)
+        return ThresholdBackward.compute(g._data, y._data)
+
+    @staticmethod
+    def compute(g, y):  # on arrays (see apply_op)
         # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch
-        return np.where(y._data <= 0, 0, g._data).astype(g._data.dtype, copy=False)
+        return np.where(y <= 0, 0, g).astype(g.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):
@@ -252,6 +274,7 @@ class Sqrt(_Op):
     """y = √x;  ∂y/∂x = 1 / (2y)."""
 
     node_name = "SqrtBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("result",)
     formula = ("grad / (2 * result)",)
 
@@ -264,13 +287,14 @@ class Sqrt(_Op):
     @staticmethod
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return grad / MulScalar.apply(y, 2)
+        return grad / apply_op(MulScalar, y, 2)
 
 
 class Abs(_Op):
     """y = |x|;  ∂y/∂x = sign(x) (0 at 0)."""
 
     node_name = "AbsBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad * sign(self)",)
 
@@ -284,20 +308,25 @@ class Abs(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        return grad * Sgn.apply(x)
+        return grad * apply_op(Sgn, x)
 
 
 class Sign(_Op):
     """y = sign(x);  ∂y/∂x = 0."""
 
     node_name = "SignBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("0 * grad",)
 
     @staticmethod
     def forward(ctx, x):
-        if x._data.dtype == np.bool_:
-            return x._data.copy()  # sign(True) is True
-        out = np.sign(x._data)
+        return Sign.compute(x._data)
+
+    @staticmethod
+    def compute(data):  # on arrays (see apply_op)
+        if data.dtype == np.bool_:
+            return data.copy()  # sign(True) is True
+        out = np.sign(data)
         if out.dtype.kind == "f":
             out = np.where(np.isnan(out), 0, out).astype(out.dtype)  # sign(NaN) = 0, as PyTorch
         return np.asarray(out)
@@ -398,6 +427,7 @@ class Clamp(_Op):
     """y = min(max(x, lo), hi);  ∂y/∂x = 1 where lo ≤ x ≤ hi, else 0."""
 
     node_name = "ClampBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self",)
     formula = ("grad * between(self, bounds)",)
 

@@ -10,7 +10,7 @@ import numpy as np
 from minigrad._dtype import from_numpy_dtype as _dtype_of
 from minigrad._dtype import scalar_name
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim, type_name
+from minigrad.ops._util import expand_to, normalize_dim, type_name, unsqueeze_to
 from minigrad.ops.arithmetic import MulScalar, divided
 from minigrad.ops.combine import cat, masked_fill, where
 from minigrad.ops.compare import eq, isnan, logical_and, logical_or, maximum, minimum
@@ -42,11 +42,7 @@ def _all_dims(dim, ndim):
 
 def _unsqueeze_to(grad, dims, keepdim):
     """Put back the reduced dimensions as size 1, so that grad broadcasts over the input."""
-    if keepdim:
-        return grad
-    for d in dims:
-        grad = grad.unsqueeze(d)
-    return grad
+    return grad if keepdim else unsqueeze_to(grad, dims)
 
 
 def _sum_dtype(data):
@@ -64,6 +60,7 @@ class Sum(_Op):
     """y = Σ x;  ∂y/∂x = 1 for every element."""
 
     node_name = "SumBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("expand(grad, self_sym_sizes)",)
 
     @staticmethod
@@ -74,13 +71,14 @@ class Sum(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.expand(ctx.self_sym_sizes)
+        return expand_to(grad, ctx.self_sym_sizes)
 
 
 class SumDim(_Op):
     """y = Σ over ``dim`` of x;  ∂y/∂x = 1, broadcast back over ``dim``."""
 
     node_name = "SumBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = (
         "spread(grad, self_sym_sizes, dim, keepdim)",
     )
@@ -99,13 +97,14 @@ class SumDim(_Op):
     def backward(ctx, grad):
         if not ctx.self_sym_sizes:
             return grad, None, None
-        return _unsqueeze_to(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes), None, None
+        return expand_to(_unsqueeze_to(grad, ctx.dim, ctx.keepdim), ctx.self_sym_sizes), None, None
 
 
 class Mean(_Op):
     """y = mean(x);  ∂y/∂x = 1/n."""
 
     node_name = "MeanBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = (
         "expand(grad, self_sym_sizes) / numel",
     )
@@ -121,13 +120,14 @@ class Mean(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return divided(grad.expand(ctx.self_sym_sizes), ctx.numel)
+        return divided(expand_to(grad, ctx.self_sym_sizes), ctx.numel)
 
 
 class MeanDim(_Op):
     """y = mean over ``dim`` of x;  ∂y/∂x = 1/n, broadcast back over ``dim``."""
 
     node_name = "MeanBackward1"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = (
         "spread(grad, self_sym_sizes, dim, keepdim) / count",
     )
@@ -151,7 +151,7 @@ class MeanDim(_Op):
     def backward(ctx, grad):
         if not ctx.self_sym_sizes:
             return grad, None, None
-        grad = _unsqueeze_to(grad, ctx.dim, ctx.keepdim).expand(ctx.self_sym_sizes)
+        grad = expand_to(_unsqueeze_to(grad, ctx.dim, ctx.keepdim), ctx.self_sym_sizes)
         return divided(grad, ctx.count), None, None
 
 

@@ -10,7 +10,14 @@ import warnings
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim, sum_to
+from minigrad.ops._util import (
+    normalize_dim,
+    permute_to,
+    sum_to,
+    swap_dims,
+    transposed,
+    unsqueeze_to,
+)
 from minigrad.tensor import Tensor
 
 __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "SqueezeDim",
@@ -79,6 +86,7 @@ class UnsafeView(_Op):
     reshaped back."""
 
     node_name = "UnsafeViewBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("reshape(grad, self_sym_sizes)",)
 
     @staticmethod
@@ -100,6 +108,7 @@ class Expand(_Op):
     """y = x broadcast to ``shape`` (no copy);  ∂y/∂x = grad summed over the new dimensions."""
 
     node_name = "ExpandBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad",)
     is_view = True
 
@@ -179,6 +188,7 @@ class Clone(_Op):
     """y = a copy of x (same memory layout);  ∂y/∂x = 1."""
 
     node_name = "CloneBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("grad",)
 
     @staticmethod
@@ -222,9 +232,7 @@ class Squeeze(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        for d in ctx.dims:
-            grad = grad.unsqueeze(d)
-        return grad, None
+        return unsqueeze_to(grad, ctx.dims), None
 
 
 class SqueezeDim(Squeeze):
@@ -255,7 +263,7 @@ class Transpose(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.transpose(ctx.dim0, ctx.dim1), None, None
+        return swap_dims(grad, ctx.dim0, ctx.dim1), None, None
 
 
 class T(_Op):
@@ -274,7 +282,7 @@ class T(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.t()
+        return transposed(grad)
 
 
 class Permute(_Op):
@@ -299,7 +307,7 @@ class Permute(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        return grad.permute(tuple(np.argsort(ctx.dims).tolist())), None
+        return permute_to(grad, tuple(np.argsort(ctx.dims).tolist())), None
 
 
 class Split(_Op):

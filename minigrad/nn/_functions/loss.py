@@ -10,7 +10,7 @@ import numpy as np
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.nn._functions._reduce import reduce_array, reduction_code, scale_for_reduction
-from minigrad.ops._util import result_dtype, sum_to
+from minigrad.ops._util import result_dtype, sum_to, unsqueeze_to
 from minigrad.ops.arithmetic import broadcast_error
 from minigrad.tensor import Tensor
 
@@ -30,6 +30,7 @@ class MseLoss(_Op):
     """ℓ = reduce((x - t)²);  ∂ℓ/∂x = 2(x - t)·g (/n for 'mean'), ∂ℓ/∂t = -∂ℓ/∂x."""
 
     node_name = "MseLossBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "target")
     formula = (
         "2 * (self - target) * grad / divisor(mode, numel)",
@@ -64,6 +65,7 @@ class NllLoss(_Op):
     the target positions and 0 elsewhere (the loss is linear in x)."""
 
     node_name = "NllLossBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
     saved_names = ("self", "target", "weight", "total_weight")  # as PyTorch saves them
     formula = ("per_class(grad) * coef",)
     class_dim = 1
@@ -104,9 +106,9 @@ class NllLoss(_Op):
 
     @staticmethod
     def backward(ctx, grad):
-        coef = Tensor._make(ctx.coef)
+        coef = ctx.coef if type(grad) is np.ndarray else Tensor._make(ctx.coef)
         if ctx.reduction == 0 and coef.ndim > 1:
-            grad = grad.unsqueeze(1)
+            grad = unsqueeze_to(grad, (1,))
         return grad * coef, None, None, None, None
 
 
