@@ -326,3 +326,23 @@ def test_public_names():
     for name in cp.__all__:
         assert hasattr(cp, name)
     assert plain(cp.CheckpointError("x")) == {"error": "CheckpointError", "message": "x"}
+
+
+def _unchecked_rerun_of_another_shape(lib):
+    """With the determinism check off, the rerun saves a tensor of another shape than forward
+    did: the engine sums the node's gradient back to its input's shape, as PyTorch's does."""
+    calls = [0]
+
+    def fn(x):
+        calls[0] += 1
+        return x.sin() * (x if calls[0] == 1 else x.expand(2))
+
+    x = lib.ones(1, requires_grad=True)
+    out = _cp(lib).checkpoint(fn, x, use_reentrant=False, determinism_check="none")
+    out.sum().backward()
+    return x.grad
+
+
+def test_an_unchecked_rerun_of_another_shape_gives_the_inputs_shape(oracle):
+    assert_matches(_unchecked_rerun_of_another_shape(minigrad),
+                   oracle(_unchecked_rerun_of_another_shape), rtol=1e-6)

@@ -152,6 +152,9 @@ class SavedTensor:
         in PyTorch, always a new tensor object."""
         from minigrad.tensor import Tensor
         value = self.unpack_hook(self.packed)
+        # What a hook returns may differ from what was saved (a checkpoint's recomputation):
+        # the engine checks this node's gradients, summing them to the inputs' shapes.
+        node._trusted = False
         if not isinstance(value, Tensor):
             raise TypeError("Output of saved tensor unpack_hook expected to be a Tensor but got "
                             f"result of type {type(value).__name__}")
