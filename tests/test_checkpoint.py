@@ -333,9 +333,9 @@ def _unchecked_rerun_of_another_shape(lib):
     did: the engine sums the node's gradient back to its input's shape, as PyTorch's does."""
     calls = [0]
 
-    def fn(x):
+    def fn(x):  # forward saves x and exp's (1,) result; the rerun saves a (2,) tensor second
         calls[0] += 1
-        return x.sin() * (x if calls[0] == 1 else x.expand(2))
+        return x.sin().exp() if calls[0] == 1 else x.sin() * lib.tensor([1.0, 2.0])
 
     x = lib.ones(1, requires_grad=True)
     out = _cp(lib).checkpoint(fn, x, use_reentrant=False, determinism_check="none")
