@@ -450,7 +450,7 @@ def _link_array(node, args, data, Tensor):
     # call needs a weak reference. A lone number needs none: either it dies with this call, or
     # the node saved it and Node._input_refs finds it there.
     if constants or numbers > 1 or (numbers and _watching[0] and state.observers):
-        node._in_refs = _input_refs(node, args, Tensor)
+        node._in_refs = _weak_input_refs(node, args, Tensor)
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
     out._grad = out._base = None
@@ -483,7 +483,7 @@ def _link_array(node, args, data, Tensor):
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
 
 
-def _input_refs(node, args, Tensor):
+def _weak_input_refs(node, args, Tensor):
     """Weak references to a node's tensor inputs, for snapshots (None for a number that is
     neither saved nor watched by an observer: it dies with the call)."""
     observed = state.observers

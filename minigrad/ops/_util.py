@@ -125,8 +125,7 @@ def as_tensor_operand(value, like):
             t._vc = _NUMBER_VERSION
             return t
     if isinstance(value, _NUMBERS):
-        array = _NUMBER_ARRAYS.get((type(value), value)) if type(value) is float else None
-        return WrappedNumber._make(array if array is not None else _number_array(value))
+        return WrappedNumber._make(_number_array(value))  # (cached: found there)
     if isinstance(value, (list, tuple, np.ndarray)):
         from minigrad.factories import tensor
         return tensor(value)
