@@ -6,7 +6,7 @@ import warnings
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import normalize_dim, quiet
+from minigrad.ops._util import normalize_dim
 from minigrad.ops.reduction import _dims, _unsqueeze_to
 
 __all__ = ["Softmax", "SoftmaxBackwardData", "LogSoftmax", "LogSoftmaxBackwardData", "Logsumexp",
@@ -40,9 +40,8 @@ class Softmax(_Op):
         ctx.dim = normalize_dim(dim, x.ndim)
         _check_kernel(x, ctx.dim, "softmax")
         axis = ctx.dim if x.ndim else None
-        with np.errstate(invalid="ignore", over="ignore"):
-            e = np.exp(_shifted(x._data, axis)) if x._data.size else x._data.copy()
-            result = e / e.sum(axis=axis, keepdims=True) if x._data.size else e
+        e = np.exp(_shifted(x._data, axis)) if x._data.size else x._data.copy()
+        result = e / e.sum(axis=axis, keepdims=True) if x._data.size else e
         ctx.save_for_backward(result)
         return result
 
@@ -70,7 +69,6 @@ class SoftmaxBackwardData(_Op):
     )
 
     @staticmethod
-    @quiet  # inf · 0 = nan, silently, as in PyTorch
     def forward(ctx, grad_output, output, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad_output if ctx.needs_input_grad[1] else None, output)
@@ -103,10 +101,9 @@ class LogSoftmax(_Op):
         ctx.dim = normalize_dim(dim, x.ndim)
         _check_kernel(x, ctx.dim, "log_softmax")
         axis = ctx.dim if x.ndim else None
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            shifted = _shifted(x._data, axis) if x._data.size else x._data.copy()
-            result = (shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
-                      if x._data.size else shifted)
+        shifted = _shifted(x._data, axis) if x._data.size else x._data.copy()
+        result = (shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+                  if x._data.size else shifted)
         ctx.save_for_backward(result)
         return result
 
@@ -129,7 +126,6 @@ class LogSoftmaxBackwardData(_Op):
     )
 
     @staticmethod
-    @quiet  # inf · 0 = nan, silently, as in PyTorch
     def forward(ctx, grad_output, output, dim):
         ctx.dim = dim
         ctx.save_for_backward(grad_output if ctx.needs_input_grad[1] else None, output)
@@ -162,10 +158,9 @@ class Logsumexp(_Op):
         ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
         data = x._data if x._data.dtype.kind == "f" else x._data.astype(np.float32)
         axis = ctx.dim if data.ndim else None
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            top = np.max(data, axis=axis, keepdims=True, initial=-np.inf)  # -inf when empty
-            top = np.where(np.isfinite(top), top, 0)
-            result = np.log(np.exp(data - top).sum(axis=axis, keepdims=True)) + top
+        top = np.max(data, axis=axis, keepdims=True, initial=-np.inf)  # -inf when empty
+        top = np.where(np.isfinite(top), top, 0)
+        result = np.log(np.exp(data - top).sum(axis=axis, keepdims=True)) + top
         if not keepdim and data.ndim:
             result = result.squeeze(ctx.dim)
         ctx.save_for_backward(x, result)

@@ -280,8 +280,7 @@ class Reciprocal(_Op):
     @staticmethod
     def forward(ctx, a):
         data = a._data if a._data.dtype.kind == "f" else a._data.astype(np.float32)
-        with np.errstate(divide="ignore"):
-            result = np.reciprocal(data)
+        result = np.reciprocal(data)
         ctx.save_for_backward(result)
         return result
 
@@ -310,8 +309,7 @@ class Pow(_Op):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         if dtype == np.bool_:  # b ** True
             return data.copy() if exponent else np.ones_like(data)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 0⁻¹ = inf, quietly
-            return np.power(data, np.asarray(exponent, dtype=data.dtype))
+        return np.power(data, np.asarray(exponent, dtype=data.dtype))
 
     @staticmethod
     def backward(ctx, grad):
@@ -467,8 +465,7 @@ class PowScalarBase(_Op):
         data = b._data.astype(np.uint8 if dtype == np.bool_ else dtype, copy=False)
         if c == 0:
             ctx.saved_b_nonneg = Tensor._make(b._data >= 0)
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # 3 ** -1 is 0
-            result = _power(np.asarray(c, dtype=data.dtype), data).astype(dtype, copy=False)
+        result = _power(np.asarray(c, dtype=data.dtype), data).astype(dtype, copy=False)
         ctx.save_for_backward(b, result)
         return result
 

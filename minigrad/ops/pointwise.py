@@ -184,8 +184,7 @@ class Sigmoid(_Op):
     @staticmethod
     def forward(ctx, x):
         data = _floating(x)
-        with np.errstate(over="ignore"):
-            result = (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+        result = (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
@@ -406,10 +405,9 @@ class RoundDecimals(_Op):
             raise NotImplementedError(
                 f'"round_cpu" not implemented for \'{x.dtype.tensor_type[:-6]}\'')
         ten = np.asarray(10.0 ** builtins.abs(decimals), dtype=data.dtype)
-        with np.errstate(over="ignore", invalid="ignore"):  # as PyTorch: x * 10ᵈ may overflow
-            if decimals > 0:
-                return np.rint(data * ten) / ten
-            return np.rint(data / ten) * ten
+        if decimals > 0:
+            return np.rint(data * ten) / ten
+        return np.rint(data / ten) * ten
 
     @staticmethod
     def backward(ctx, grad):
