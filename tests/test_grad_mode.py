@@ -444,6 +444,39 @@ def test_many_threads_switching_modes_never_leak():
     for t in togglers:
         t.join(60)
     assert lost == [] and minigrad.is_grad_enabled()
+    assert minigrad.grad_mode.grad_off_threads == [0]  # every toggle counted, none lost
+
+
+def test_threads_with_grad_off_are_counted_for_the_hot_path():
+    """Issue 14: ops read grad mode from a process-wide count of the threads that have it off
+    (a thread-local read only while that count is not 0). The count follows every way grad mode
+    changes, in every thread, and a thread inside no_grad never records."""
+    import threading
+    from minigrad.grad_mode import grad_off_threads
+    x = minigrad.ones(2, requires_grad=True)
+    entered, leave, seen = threading.Event(), threading.Event(), {}
+
+    def body():
+        with minigrad.no_grad():
+            seen["count inside"] = grad_off_threads[0]
+            entered.set()
+            leave.wait(10)
+            seen["records"] = (x * 2).requires_grad
+    thread = threading.Thread(target=body)
+    thread.start()
+    entered.wait(10)
+    here = (x * 2).requires_grad  # this thread has grad on: it records
+    leave.set()
+    thread.join(10)
+    assert seen == {"count inside": 1, "records": False} and here
+    minigrad.set_grad_enabled(False)
+    assert grad_off_threads == [1] and not (x * 2).requires_grad
+    minigrad.set_grad_enabled(False)  # (no change: counted once)
+    minigrad.set_grad_enabled(True)
+    (x * x).sum().backward()  # the engine turns it off for the pass, and back on
+    with minigrad.inference_mode():
+        assert grad_off_threads == [1]
+    assert grad_off_threads == [0] and (x * 2).requires_grad
 
 
 def case_set_multithreading_enabled(torch):
