@@ -93,8 +93,8 @@ class _ThreadEnd:
 # as much as the rest of a small op's bookkeeping): while ``grad_off_threads[0]`` is 0, grad
 # mode is on in every thread, so ``not grad_off_threads[0] or state.grad_enabled`` is this
 # thread's mode. ``saved_hooks_open`` is the length of the ``saved_tensors_hooks`` stacks of
-# all threads together (kept by graph_hooks and the engine), in the same way. A count that is too high only costs the hot path a read of
-# ``state``; it never gives a wrong mode.
+# all threads together (kept by graph_hooks and the engine), used in the same way. A count
+# that is too high only costs the hot path a read of ``state``; it never gives a wrong mode.
 grad_off_threads = [0]
 saved_hooks_open = [0]
 _count_lock = threading.RLock()  # (reentrant: a _ThreadEnd may be collected while it is held)

@@ -453,6 +453,7 @@ def test_threads_with_grad_off_are_counted_for_the_hot_path():
     (a thread-local read only while that count is not 0). The count follows every way grad mode
     changes, in every thread, and a thread inside no_grad never records."""
     import threading
+
     from minigrad.grad_mode import grad_off_threads
     start = grad_off_threads[0]  # (threads of earlier tests that ended with grad mode off)
     x = minigrad.ones(2, requires_grad=True)
@@ -538,6 +539,7 @@ def test_a_thread_that_ends_with_grad_off_is_no_longer_counted():
     ends leaves the process-wide count as it found it: other threads keep the fast path."""
     import gc
     import threading
+
     from minigrad.grad_mode import grad_off_threads
     start = grad_off_threads[0]
     seen = []

@@ -2,8 +2,8 @@
 
 import gc
 import sys
-from collections import Counter
 import weakref
+from collections import Counter
 
 import numpy as np
 import pytest

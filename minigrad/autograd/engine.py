@@ -18,10 +18,10 @@ Every step is reported to the observers of ``minigrad.autograd.observe``.
 import heapq
 import itertools
 
+from minigrad import grad_mode
 from minigrad.autograd import anomaly_mode, observe
 from minigrad.autograd.function import BackwardNode, add_grads
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
-from minigrad import grad_mode
 from minigrad.grad_mode import state
 
 __all__ = ["execute", "will_execute"]

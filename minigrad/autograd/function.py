@@ -27,9 +27,9 @@ from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
 from minigrad.autograd.anomaly_mode import enabled_threads as _anomaly_threads
 from minigrad.autograd.node import (
+    _RELEASED,
     AccumulateGrad,
     Node,
-    _RELEASED,
     SavedTensor,
     _contains,
     _sequence,
@@ -372,8 +372,8 @@ _numbers = None  # minigrad.ops._util (wrapped numbers), set there: it imports t
 _STEAL_BYTES = 1 << 16  # a leaf's .grad may take a new gradient this large (a smaller: copied)
 # ``out=...`` keeps a 0-d sum a 0-d array, not a NumPy scalar (NumPy >= 2.3)
 _ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
-_RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 _NO_NEEDS = [(False,) * n for n in range(8)]
+_RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 
 
 class _Op(Function):
@@ -449,19 +449,17 @@ def _wrap_outputs(cls, ctx, args, outputs, record, Tensor):
 def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
     edges = []
-    dtype, mixed, numbers, constants, tensors = data.dtype, False, 0, False, 0
+    dtype = data.dtype
+    mixed = constants = False
+    numbers = 0
     for a in args:
         if not isinstance(a, Tensor):  # a number or an option (dim, alpha): no edge
             continue
-        tensors += 1
         if a._requires_grad:
             fn = a._creator
-            if fn is not None:
-                edges += fn, a._output_nr
-            else:
-                edges += a._grad_accumulator(), 0
-            if a._data.dtype is not dtype and a._data.dtype != dtype:
-                mixed = True
+            edges += (fn, a._output_nr) if fn is not None else (a._grad_accumulator(), 0)
+            if a._data.dtype is not dtype:
+                mixed = mixed or a._data.dtype != dtype
         else:  # a constant: edge (None, 0)
             edges += _NO_EDGE
             if a._wrapped_number:
@@ -472,7 +470,7 @@ def _link_array(node, args, data, Tensor):
     if not mixed:
         node._mixed = False
     n = len(args)
-    node._tensor_positions = _RANGES[n] if tensors == n and n < 8 else tuple(
+    node._tensor_positions = _RANGES[n] if len(edges) == 2 * n and n < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
     # Snapshots find the inputs through the edges; a constant tensor that may outlive this
     # call needs a weak reference. A lone number needs none: either it dies with this call, or
@@ -485,9 +483,7 @@ def _link_array(node, args, data, Tensor):
     out._grad = out._base = None
     if inference_blocks[0] and state.inference:  # an inference tensor
         out._inference = True
-    if watched:  # (unwatched, a snapshot finds the output when it needs it)
-        node._out_ref = weakref.ref(out)
-    node._output_meta = ((data.shape, data.dtype),)
+    node._output_meta = ((data.shape, dtype),)
     to_save = node._to_save
     if to_save:
         if watched or _saved_hooks_open[0]:
@@ -495,7 +491,8 @@ def _link_array(node, args, data, Tensor):
         else:  # (without pack hooks, the order of packing is not seen)
             _save_lean(node, to_save, data, out, Tensor)
         node._to_save = ()
-    if watched:
+    if watched:  # (unwatched, a snapshot finds the output when it needs it)
+        node._out_ref = weakref.ref(out)
         observe.node_created(node, (out,))
     return out
 

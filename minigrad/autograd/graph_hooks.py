@@ -11,9 +11,9 @@
 import contextlib
 import functools
 
+from minigrad import grad_mode
 from minigrad.autograd import engine
 from minigrad.autograd.node import RemovableHandle, run_pack_hook
-from minigrad import grad_mode
 from minigrad.grad_mode import state
 
 __all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook",

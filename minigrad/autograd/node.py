@@ -256,6 +256,7 @@ class Node:
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
     _retained = None           # {output index: weakref to a tensor that retains grad}
+    _released_refs = None      # weak references to the tensors of released lean saved slots
     # _output_meta (slot): (shape, dtype) of each forward output
     _metadata = None
     _in_refs = None            # weak references to the forward inputs (None: from the edges)
@@ -401,10 +402,12 @@ class Node:
         """
         values, versions = self._saved_values, self._saved_versions
         if versions is not None:  # lean slots: SavedTensors from now on
+            released = values is _RELEASED
+            if released:  # what is left of the tensors: weak references, if any
+                values = self._released_refs or versions
             self._saved_values = values = tuple([
-                _lean_slot(self, value, version, values is _RELEASED)
-                for value, version in zip(values if values is not _RELEASED else versions,
-                                          versions)])
+                _lean_slot(self, value, version, released)
+                for value, version in zip(values, versions)])
             self._saved_versions = None
         return values
 
@@ -413,10 +416,20 @@ class Node:
         self._saved_values, self._saved_versions = saved, None
 
     def release_variables(self):
-        if self._saved_versions is not None:  # lean slots: drop the references they hold
+        values = self._saved_values
+        if self._saved_versions is not None:  # lean slots: drop the references they hold,
+            if values:                        # but for a picture, weakly, the tensors'
+                refs = None
+                for k, value in enumerate(values):
+                    if value is not None and type(value) is not np.ndarray:  # a tensor
+                        if refs is None:
+                            refs = [None] * len(values)
+                        refs[k] = weakref.ref(value)
+                if refs is not None:
+                    self._released_refs = refs
             self._saved_values = _RELEASED
-        elif self._saved_values is not None:
-            for saved in self._saved_values:
+        elif values is not None:
+            for saved in values:
                 if saved is not None:
                     saved.release()
 
@@ -456,9 +469,11 @@ def _lean_slot(node, value, version, released):
     if version is None:
         return None
     saved = _new(SavedTensor)
-    if released:  # NB: which tensor the slot held is not known any more
-        saved.version_counter, saved.version, saved.released = None, version, True
-        saved.is_output, saved.output_nr = False, 0
+    if released:  # ``value``: a weak reference to the tensor it held, if it was a tensor
+        tensor = value() if isinstance(value, weakref.ref) else None
+        saved.version, saved.released, saved.is_output = version, True, False
+        saved.version_counter = tensor._version_counter if tensor is not None else None
+        saved.output_nr = tensor._output_nr if tensor is not None else 0
         return saved
     if type(value) is np.ndarray:  # a number: a new wrapped-number tensor for it
         from minigrad.ops._util import wrapped_number

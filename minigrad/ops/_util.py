@@ -7,8 +7,8 @@ import sys
 import numpy as np
 
 from minigrad import _dtype
-from minigrad.autograd import function as _function
 from minigrad._errstate import QUIET, quiet_var
+from minigrad.autograd import function as _function
 from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import inference_blocks as _inference_blocks
 from minigrad.tensor import Size, Tensor

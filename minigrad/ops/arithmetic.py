@@ -88,7 +88,7 @@ def _check_zero_division(a, b, data_b, kind):
 
 def _binary(ufunc, a, b, float_result=False):
     if type(b) is WrappedNumber and b._cast_memo[0] is a._data.dtype:  # (cast_numbers' first
-        data_a, data_b, dtype = a._data, b._cast_memo[1], a._data.dtype  # case, inlined)
+        data_a, data_b, dtype = a._data, b._cast_memo[1], None  # case, inlined: a's dtype)
     else:
         data_a, data_b, dtype = cast_numbers(a, b)
     if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype
