@@ -7,7 +7,6 @@ recording ended. Nothing here keeps a tensor or a node alive.
 """
 
 import bisect
-import operator
 import os
 import sys
 import warnings
@@ -70,6 +69,8 @@ class EventCollector(observe.Emitter):
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
+        self._copy_limit, self._add_large = self.values.copy_limit, self.values.add_large
+        self._add_key = self.values.add_key
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
         self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
         self._ready_order = 0     # counts the node_ready events down: ties run in their order
@@ -138,15 +139,26 @@ class EventCollector(observe.Emitter):
     def node_created(self, node, outputs):
         if self.truncated:
             return
-        tensor = self.tensor
+        single = len(outputs) == 1
         try:
-            tids = tuple([tensor(t) for t in outputs])
+            if single:  # (self.tensor, inlined)
+                out = outputs[0]
+                tid = out._uid
+                if tid is None:
+                    tid = tensor_id(out)
+                    self.tensor_refs[tid] = _weakref(out)
+                elif tid not in self.tensor_refs:
+                    self.tensor_refs[tid] = _weakref(out)
+                tids = (tid,)
+            else:
+                tensor = self.tensor
+                tids = tuple([tensor(t) for t in outputs])
         except AttributeError:  # a user's Function returned something else than tensors
             self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
             return
         nid = node._uid
+        structures = self.structures
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
-            structures = self.structures
             nid = node_id(node)
             structures[nid] = structure_of(node, nid)
             edges = node._edges
@@ -154,19 +166,31 @@ class EventCollector(observe.Emitter):
                 child = edges[k]
                 if child is not None and child._uid not in structures:
                     self.node(child)
-        elif nid is None or nid not in self.structures:
+        elif nid is None or nid not in structures:
             nid = self.node(node)
+        if single:  # (values.add, inlined)
+            array = out._data
+            size = array.size
+            if size <= self._full_limit:
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = self._index.get(key)
+                values = (self._add_key(key, array.nbytes) if ref is None else ref,)
+            else:
+                values = (self._add_small(array) if size <= self._copy_limit else
+                          self._add_large(array),)
+        else:
+            add = self.values.add
+            values = tuple([add(t) for t in outputs])
         pass_id = state.backward_pass
-        add = self.values.add
-        self._store(("node_created", len(self.events),
-                     None if pass_id is None else self.passes.get(pass_id), nid,
-                     tids, (add(outputs[0]),) if len(outputs) == 1 else
-                     tuple([add(t) for t in outputs])))
+        events = self.events
+        events.append(("node_created", len(events),
+                       None if pass_id is None else self.passes.get(pass_id), nid, tids, values))
+        if len(events) >= self._next_check:
+            self._check_caps()
 
     def node_ready(self, pass_id, node, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
             keys = self._queues.get(pass_id)
             if keys is None:
                 keys = self._queues[pass_id] = []
@@ -176,58 +200,82 @@ class EventCollector(observe.Emitter):
             # one int (sequence number, then the order of readiness, later ones first): no
             # tuple per node for the garbage collector to watch.
             key = (node._seq << 64) + _ORDER_BASE + self._ready_order
-            at = bisect.bisect(keys, key)
-            keys.insert(at, key)
-            self._store(("node_ready", len(self.events), number, nid(node), len(keys) - 1 - at))
+            if not keys or key >= keys[-1]:  # the new head, or the only node (most often)
+                at = len(keys)
+                keys.append(key)
+            else:
+                at = bisect.bisect(keys, key)
+                keys.insert(at, key)
+            events = self.events
+            events.append(("node_ready", len(events), number,
+                           node._uid if number is not None else self._nid(node),
+                           len(keys) - 1 - at))
+            if len(events) >= self._next_check:
+                self._check_caps()
 
     def node_started(self, pass_id, node, grads, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
             keys = self._queues.get(pass_id)
             if keys:
                 keys.pop()  # the engine runs the head of its queue
             refs = self._refs(grads)
             self._started = (grads, refs)
-            self._store(("node_started", len(self.events), number, nid(node), refs))
+            events = self.events
+            events.append(("node_started", len(events), number,
+                           node._uid if number is not None else self._nid(node), refs))
+            if len(events) >= self._next_check:
+                self._check_caps()
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
             started = self._started
             # The gradients it was started with, unless hooks replaced them (a new list) or a
             # node pre-hook or a user's backward may have changed them in place.
             refs_in = started[1] if started[0] is grads_in and node._trusted and \
                 not node._pre_hooks else self._refs(grads_in)
             self._started = _NOT_STARTED
-            key = nid(node)
-            if key not in self.operands:  # the numbers of its chain rule, before release
+            key = node._uid if number is not None else self._nid(node)
+            operands = self.operands
+            if key not in operands:  # the numbers of its chain rule, before release
                 formula = formula_of(node)
-                self.operands[key] = (formula, operands_of(node, self._full_limit, self.values),
-                                      self._operand_ids(node)) if formula else _NO_OPERANDS
+                operands[key] = (formula, operands_of(node, self._full_limit, self.values),
+                                 self._operand_ids(node)) if formula else _NO_OPERANDS
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
-            self._store(("node_ran", len(self.events), number, key, refs_in,
-                         self._refs(grads_out)))
+            events = self.events
+            events.append(("node_ran", len(events), number, key, refs_in,
+                           self._refs(grads_out)))
+            if len(events) >= self._next_check:
+                self._check_caps()
 
     def _operand_ids(self, node):
         """``{saved name: tensor id}`` of ``operand_tensors(node)``, for a node with a formula."""
         saved, ids = node._saved, {}
         if saved:
-            tensor = self.tensor
+            refs = self.tensor_refs
             for name, slot in zip(node._saved_names(), saved):
-                if slot is not None and slot.tensor is not None:
-                    ids[name] = tensor(slot.tensor)
+                if slot is not None:
+                    t = slot.tensor
+                    if t is not None:  # (self.tensor, inlined)
+                        tid = t._uid
+                        ids[name] = tid if tid is not None and tid in refs else self.tensor(t)
         return ids
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
+            if number is not None:
+                nid, sid = node._uid, sender._uid
+            else:
+                nid, sid = self._nid(node), self._nid(sender)
             add = self._grad_value
-            self._store(("grad_summed", len(self.events), number, nid(node), index, nid(sender),
-                         add(grad), add(total), pending))
+            events = self.events
+            events.append(("grad_summed", len(events), number, nid, index, sid, add(grad),
+                           add(total), pending))
+            if len(events) >= self._next_check:
+                self._check_caps()
 
     def saved_released(self, pass_id, node, names=None):
         if not self.truncated:
@@ -235,8 +283,12 @@ class EventCollector(observe.Emitter):
             nid = node._uid if number is not None else self._nid(node)
             names = node._saved_names() if names is None else names
             saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
-            names = self.released[nid] = tuple(
-                n for k, n in enumerate(names) if k >= len(saved) or saved[k] is not None)
+            if None in saved:
+                names = tuple(n for k, n in enumerate(names)
+                              if k >= len(saved) or saved[k] is not None)
+            elif type(names) is not tuple:
+                names = tuple(names)
+            self.released[nid] = names
             self._store(("saved_released", len(self.events), number, nid, names))
 
     def _store(self, event):
@@ -255,8 +307,9 @@ class EventCollector(observe.Emitter):
                 continue
             array = grad._data
             if array.size <= limit:
-                ref = index.get((array.dtype, array.shape, array.tobytes()))
-                refs.append(self._add_small(array) if ref is None else ref)
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = index.get(key)
+                refs.append(self._add_key(key, array.nbytes) if ref is None else ref)
             else:
                 refs.append(self._grad_value(grad))
         return tuple(refs)
@@ -453,7 +506,7 @@ _FROM_KEYWORDS = {
 }
 
 
-_uid = operator.attrgetter("_uid")
+_weakref = weakref.ref
 _ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
 _NOT_STARTED = (None, None)
@@ -483,33 +536,62 @@ def structure_of(node, nid):
     come sooner.
     """
     cls = type(node)
-    if cls is AccumulateGrad:
-        variable, kind = tensor_id(node.variable), "accumulate"
-    else:
-        variable, kind = None, "root" if cls is GraphRoot else "function"
+    about = _CLASSES.get(cls)
+    if about is None:
+        about = _CLASSES[cls] = (cls.__name__, "accumulate" if cls is AccumulateGrad else
+                                 "root" if cls is GraphRoot else "function")
+    variable = tensor_id(node.variable) if cls is AccumulateGrad else None
     # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
-    # ``next_functions`` would leave a tuple of pairs on every node.)
-    next_ = list(node._edges)
-    for k in range(0, len(next_), 2):
-        child = next_[k]
-        if child is not None:
-            next_[k] = child._uid or node_id(child)
+    # ``next_functions`` would leave a tuple of pairs on every node. One and two edges, the
+    # commonest, are unrolled.)
+    edges = node._edges
+    if len(edges) == 4:
+        a, a_nr, b, b_nr = edges
+        next_ = (a if a is None else a._uid or node_id(a), a_nr,
+                 b if b is None else b._uid or node_id(b), b_nr)
+    elif len(edges) == 2:
+        a, a_nr = edges
+        next_ = (a if a is None else a._uid or node_id(a), a_nr)
+    else:
+        next_ = list(edges)
+        for k in range(0, len(next_), 2):
+            child = next_[k]
+            if child is not None:
+                next_[k] = child._uid or node_id(child)
+        next_ = tuple(next_)
     saved = node._saved
-    names, held = (), ()
+    names = held = ()
     if saved:
-        slots = [(n, slot) for n, slot in zip(node._saved_names(), saved) if slot is not None]
-        names = tuple(n for n, _ in slots)
-        held = tuple(_saved_id(slot) for _, slot in slots)
-    return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
-            names, tuple(next_), held)
+        names = node._saved_names()
+        if len(names) == len(saved) and None not in saved:  # every slot holds something
+            held = tuple(map(_saved_id, saved))
+            names = names if type(names) is tuple else tuple(names)
+        else:
+            kept, held = [], []
+            for name, slot in zip(names, saved):
+                if slot is not None:
+                    kept.append(name)
+                    held.append(_saved_id(slot))
+            names, held = tuple(kept), tuple(held)
+    return (nid, about[0], about[1], node._seq, variable, len(node._output_meta),
+            names, next_, held)
+
+
+_CLASSES = {}  # node class -> (its name, its kind)
 
 
 def _saved_id(slot):
     """The id of the tensor a saved slot holds (``None`` when it is not at hand), so that a
     node that dies before the recording ends still names what it saved."""
-    tensor = slot.tensor if not slot.is_output else (
-        slot.weak() if slot.weak is not None else None)
-    return None if tensor is None else tensor_id(tensor)
+    tensor = slot.tensor  # (an input; a saved output keeps a weak reference)
+    if tensor is None:
+        weak = slot.weak
+        if weak is None or not slot.is_output:
+            return None
+        tensor = weak()
+        if tensor is None:
+            return None
+    return tensor._uid or tensor_id(tensor)
 
 
 def structure_info(structure):
