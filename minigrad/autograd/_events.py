@@ -29,15 +29,16 @@ VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "g
                           "grad_inputs", "grad_outputs", "result", "before", "after", "total"})
 _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
 
-# The keys of the events stored as tuples (see EventCollector.node_ready).
+# The fields of the events stored as tuples ``(kind, pass, *fields)`` (see
+# EventCollector.node_ready); their ``i`` is their place in the list.
 COMPACT = {
-    "node_created": ("kind", "i", "pass", "node", "outputs", "values"),
-    "grad_accumulated": ("kind", "i", "pass", "node", "tensor", "before", "after"),
-    "node_ready": ("kind", "i", "pass", "node", "at"),
-    "node_started": ("kind", "i", "pass", "node", "grads"),
-    "node_ran": ("kind", "i", "pass", "node", "grads_in", "grads_out"),
-    "grad_summed": ("kind", "i", "pass", "node", "index", "sender", "grad", "total", "pending"),
-    "saved_released": ("kind", "i", "pass", "node", "names"),
+    "node_created": ("node", "outputs", "values"),
+    "grad_accumulated": ("node", "tensor", "before", "after"),
+    "node_ready": ("node", "at"),
+    "node_started": ("node", "grads"),
+    "node_ran": ("node", "grads_in", "grads_out"),
+    "grad_summed": ("node", "index", "sender", "grad", "total", "pending"),
+    "saved_released": ("node", "names"),
 }
 
 
@@ -123,7 +124,7 @@ class EventCollector(observe.Emitter):
     # The frequent events, converted without the generic machinery. The engine sends them
     # positionally through the methods below (see ``observe.Emitter``); when another observer
     # shares the pass they come through ``__call__`` as keywords (``_FROM_KEYWORDS``). They are
-    # stored as tuples ``(kind, i, pass, *fields in COMPACT[kind] order)``: a tuple of plain
+    # stored as tuples ``(kind, pass, *fields in COMPACT[kind] order)``: a tuple of plain
     # values soon leaves the garbage collector's watch, a dict only at a full collection, and
     # a hundred thousand watched dicts make those collections frequent. ``plain_events()``
     # turns them into dicts.
@@ -183,7 +184,7 @@ class EventCollector(observe.Emitter):
             values = tuple([add(t) for t in outputs])
         pass_id = state.backward_pass
         events = self.events
-        events.append(("node_created", len(events),
+        events.append(("node_created",
                        None if pass_id is None else self.passes.get(pass_id), nid, tids, values))
         if len(events) >= self._next_check:
             self._check_caps()
@@ -207,7 +208,7 @@ class EventCollector(observe.Emitter):
                 at = bisect.bisect(keys, key)
                 keys.insert(at, key)
             events = self.events
-            events.append(("node_ready", len(events), number,
+            events.append(("node_ready", number,
                            node._uid if number is not None else self._nid(node),
                            len(keys) - 1 - at))
             if len(events) >= self._next_check:
@@ -222,7 +223,7 @@ class EventCollector(observe.Emitter):
             refs = self._refs(grads)
             self._started = (grads, refs)
             events = self.events
-            events.append(("node_started", len(events), number,
+            events.append(("node_started", number,
                            node._uid if number is not None else self._nid(node), refs))
             if len(events) >= self._next_check:
                 self._check_caps()
@@ -245,7 +246,7 @@ class EventCollector(observe.Emitter):
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
             events = self.events
-            events.append(("node_ran", len(events), number, key, refs_in,
+            events.append(("node_ran", number, key, refs_in,
                            self._refs(grads_out)))
             if len(events) >= self._next_check:
                 self._check_caps()
@@ -272,7 +273,7 @@ class EventCollector(observe.Emitter):
                 nid, sid = self._nid(node), self._nid(sender)
             add = self._grad_value
             events = self.events
-            events.append(("grad_summed", len(events), number, nid, index, sid, add(grad),
+            events.append(("grad_summed", number, nid, index, sid, add(grad),
                            add(total), pending))
             if len(events) >= self._next_check:
                 self._check_caps()
@@ -289,7 +290,7 @@ class EventCollector(observe.Emitter):
             elif type(names) is not tuple:
                 names = tuple(names)
             self.released[nid] = names
-            self._store(("saved_released", len(self.events), number, nid, names))
+            self._store(("saved_released", number, nid, names))
 
     def _store(self, event):
         events = self.events
@@ -317,7 +318,7 @@ class EventCollector(observe.Emitter):
     def _grad_accumulated(self, f):
         """``grad_accumulated``, stored as a tuple (see ``COMPACT``)."""
         pass_id, add = f["pass_id"], self.values.add
-        self._store(("grad_accumulated", len(self.events),
+        self._store(("grad_accumulated",
                      None if pass_id is None else self.passes.get(pass_id), self._nid(f["node"]),
                      self.tensor(f["tensor"]), add(f["before"]), add(f["after"])))
 
@@ -517,10 +518,9 @@ def plain_events(events):
     """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place."""
     for i, event in enumerate(events):
         if type(event) is tuple:
-            keys = COMPACT[event[0]]
-            plain = {"i": event[1], "kind": event[0], "pass": event[2]}
-            for k in range(3, len(keys)):
-                plain[keys[k]] = event[k]
+            plain = {"i": i, "kind": event[0], "pass": event[1]}
+            for k, key in enumerate(COMPACT[event[0]], 2):
+                plain[key] = event[k]
             events[i] = plain
     return events
 

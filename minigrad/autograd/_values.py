@@ -149,7 +149,12 @@ class ValueTable:
         """Store ``key``, the ``(dtype, shape, bytes)`` of an array of at most ``full_limit``
         elements and ``nbytes`` bytes that the table does not hold yet (``add_small`` once the
         lookup failed); return its reference."""
-        ref = self._index[key] = self._new_entry(key, nbytes)
+        entries = self._entries  # (self._new_entry, inlined)
+        ref = self._index[key] = len(entries)
+        entries.append(key)
+        self.nbytes += 100 + nbytes
+        if self.nbytes >= self.alarm_bytes:
+            self._ring()
         return ref
 
     def _new_entry(self, entry, nbytes):
