@@ -132,11 +132,12 @@ class EventCollector(observe.Emitter):
     # ``nid`` names the nodes: the collector walked the whole graph of a pass it saw start
     # (``backward_started``), so there a node's id is simply its ``_uid``.
     #
-    # The ready queue is stored as its changes, so that recording stays linear in the number
-    # of events however long the queue grows: ``node_ready`` keeps the position ``at`` which
-    # the node joins the queue (the collector keeps the queue's sort keys, the engine's
-    # ``(-sequence number, order)`` negated, in reverse, to find it), and ``node_started``
-    # always takes the head.
+    # The ready queue is stored as its changes, so that recording and reading stay linear in
+    # the number of events however long the queue grows: ``node_ready`` gives the position
+    # ``at`` which the node joins the queue (found by keeping the queue's sort keys, the
+    # engine's ``(-sequence number, order)`` negated, in reverse), and ``node_started`` always
+    # takes the head. While recording, ``node_ready`` keeps only the node's sequence number;
+    # ``plain_events`` replays the queue to find ``at`` (see ``_join``).
     def node_created(self, node, outputs):
         if self.truncated:
             return
@@ -192,34 +193,30 @@ class EventCollector(observe.Emitter):
     def node_ready(self, pass_id, node, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            keys = self._queues.get(pass_id)
-            if keys is None:
-                keys = self._queues[pass_id] = []
-            self._ready_order -= 1
-            # Kept in reverse run order, the head last: a node joins, and the head leaves, at
-            # the end of the list in the common cases (no shifting of a long queue). A key is
-            # one int (sequence number, then the order of readiness, later ones first): no
-            # tuple per node for the garbage collector to watch.
-            key = (node._seq << 64) + _ORDER_BASE + self._ready_order
-            if not keys or key >= keys[-1]:  # the new head, or the only node (most often)
-                at = len(keys)
-                keys.append(key)
-            else:
-                at = bisect.bisect(keys, key)
-                keys.insert(at, key)
             events = self.events
-            events.append(("node_ready", number,
-                           node._uid if number is not None else self._nid(node),
-                           len(keys) - 1 - at))
+            if number is not None:  # its place in the queue is worked out when read
+                events.append(("node_ready", number, node._uid, node._seq))
+            else:
+                events.append(("node_ready", None, self._nid(node), self._place(pass_id, node)))
             if len(events) >= self._next_check:
                 self._check_caps()
+
+    def _place(self, pass_id, node):
+        """``at`` of a ``node_ready`` in a pass that started before the recording (see
+        ``plain_events`` for the others)."""
+        keys = self._queues.get(pass_id)
+        if keys is None:
+            keys = self._queues[pass_id] = []
+        self._ready_order -= 1
+        return _join(keys, node._seq, self._ready_order)
 
     def node_started(self, pass_id, node, grads, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            keys = self._queues.get(pass_id)
-            if keys:
-                keys.pop()  # the engine runs the head of its queue
+            if number is None:
+                keys = self._queues.get(pass_id)
+                if keys:
+                    keys.pop()  # the engine runs the head of its queue
             refs = self._refs(grads)
             self._started = (grads, refs)
             events = self.events
@@ -515,14 +512,46 @@ _NO_VERSION = (0,)
 
 
 def plain_events(events):
-    """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place."""
+    """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place.
+
+    A ``node_ready`` of a pass seen from its start holds the node's sequence number: its
+    place ``at`` in the queue is found here, replaying each pass's queue."""
+    queues, order = {}, 0  # pass number -> queue keys (see _join); the order of readiness
     for i, event in enumerate(events):
         if type(event) is tuple:
-            plain = {"i": i, "kind": event[0], "pass": event[1]}
+            number = event[1]
+            if number is not None:
+                if event[0] == "node_ready":
+                    keys = queues.get(number)
+                    if keys is None:
+                        keys = queues[number] = []
+                    order -= 1
+                    event = (*event[:3], _join(keys, event[3], order))
+                elif event[0] == "node_started":
+                    keys = queues.get(number)
+                    if keys:
+                        keys.pop()
+            plain = {"i": i, "kind": event[0], "pass": number}
             for k, key in enumerate(COMPACT[event[0]], 2):
                 plain[key] = event[k]
             events[i] = plain
     return events
+
+
+def _join(keys, seq, order):
+    """Put a ready node in a queue's sort keys; return its place, counted from the head.
+
+    ``keys`` are kept in reverse run order, the head last: a node joins, and the head leaves,
+    at the end of the list in the common cases (no shifting of a long queue). A key is one int
+    (sequence number, then ``order``, a count down of readiness: later ones first), not a
+    tuple per node for the garbage collector to watch."""
+    key = (seq << 64) + _ORDER_BASE + order
+    if not keys or key >= keys[-1]:  # the new head, or the only node (most often)
+        keys.append(key)
+        return 0
+    at = bisect.bisect(keys, key)
+    keys.insert(at, key)
+    return len(keys) - 1 - at
 
 
 def structure_of(node, nid):
