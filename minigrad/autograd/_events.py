@@ -71,7 +71,7 @@ class EventCollector(observe.Emitter):
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
         self._copy_limit, self._add_large = self.values.copy_limit, self.values.add_large
-        self._add_key = self.values.add_key
+        self._add_key, self._add_copy = self.values.add_key, self.values.add_copy
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
         self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
         self._ready_order = 0     # counts the node_ready events down: ties run in their order
@@ -163,11 +163,18 @@ class EventCollector(observe.Emitter):
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
             nid = node_id(node)
             structures[nid] = structure_of(node, nid)
+            # Its inputs' nodes not seen yet (leaves' AccumulateGrad), remembered in the order
+            # self.node's stack takes them.
             edges = node._edges
-            for k in range(len(edges) - 2, -1, -2):  # (in the order self.node's stack takes)
-                child = edges[k]
+            if len(edges) == 2:
+                child = edges[0]
                 if child is not None and child._uid not in structures:
                     self.node(child)
+            else:
+                for k in range(len(edges) - 2, -1, -2):
+                    child = edges[k]
+                    if child is not None and child._uid not in structures:
+                        self.node(child)
         elif nid is None or nid not in structures:
             nid = self.node(node)
         if single:  # (values.add, inlined)
@@ -178,7 +185,7 @@ class EventCollector(observe.Emitter):
                 ref = self._index.get(key)
                 values = (self._add_key(key, array.nbytes) if ref is None else ref,)
             else:
-                values = (self._add_small(array) if size <= self._copy_limit else
+                values = (self._add_copy(array) if size <= self._copy_limit else
                           self._add_large(array),)
         else:
             add = self.values.add
@@ -362,14 +369,17 @@ class EventCollector(observe.Emitter):
         if grad is None:
             return None
         array = grad._data
-        if array.size <= self._full_limit:
-            return self._add_small(array)
+        size = array.size
+        if size <= self._full_limit:
+            key = (array.dtype, array.shape, array.tobytes())
+            ref = self._index.get(key)
+            return self._add_key(key, array.nbytes) if ref is None else ref
         seen = self._recent.get(id(grad))
         # (the version read without making a counter: a tensor with none was never changed)
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        ref = self.values.add_large(array)
+        ref = self._add_copy(array) if size <= self._copy_limit else self._add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 

@@ -117,13 +117,14 @@ class ValueTable:
     def add_small(self, array):
         """``add`` for an ndarray of at most ``copy_limit`` elements: kept as its bytes."""
         if array.size > self.full_limit:
-            return self._add_copy(array)
+            return self.add_copy(array)
         key = (array.dtype, array.shape, array.tobytes())
         ref = self._index.get(key)
         return self.add_key(key, array.nbytes) if ref is None else ref
 
-    def _add_copy(self, array):
-        """``add_small`` for more than ``full_limit`` elements. Hashing a few kilobytes costs
+    def add_copy(self, array):
+        """``add_small`` for an ndarray of more than ``full_limit`` elements (and at most
+        ``copy_limit``): kept as its bytes. Hashing a few kilobytes costs
         more than the copy: such arrays are looked up by a sample of their bytes first, and
         compared in full with the one array of the same sample (hashed in full only when
         several share a sample)."""
