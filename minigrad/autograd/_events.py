@@ -30,7 +30,8 @@ VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "g
 _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
 
 # The fields of the events stored as tuples ``(kind, pass, *fields)`` (see
-# EventCollector.node_ready); their ``i`` is their place in the list.
+# EventCollector.node_ready); their ``i`` is their place in the list. A field of _SEQUENCES
+# that holds one item is stored as the item itself.
 COMPACT = {
     "node_created": ("node", "outputs", "values"),
     "grad_accumulated": ("node", "tensor", "before", "after"),
@@ -40,6 +41,7 @@ COMPACT = {
     "grad_summed": ("node", "index", "sender", "grad", "total", "pending"),
     "saved_released": ("node", "names"),
 }
+_SEQUENCES = frozenset({"outputs", "values", "grads", "grads_in", "grads_out"})
 
 
 class RecordingTruncated(UserWarning):
@@ -151,7 +153,7 @@ class EventCollector(observe.Emitter):
                     self.tensor_refs[tid] = _weakref(out)
                 elif tid not in self.tensor_refs:
                     self.tensor_refs[tid] = _weakref(out)
-                tids = (tid,)
+                tids = tid  # (one output: the id itself, see plain_events)
             else:
                 tensor = self.tensor
                 tids = tuple([tensor(t) for t in outputs])
@@ -183,10 +185,10 @@ class EventCollector(observe.Emitter):
             if size <= self._full_limit:
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
-                values = (self._add_key(key, array.nbytes) if ref is None else ref,)
+                values = self._add_key(key, array.nbytes) if ref is None else ref
             else:
-                values = (self._add_copy(array) if size <= self._copy_limit else
-                          self._add_large(array),)
+                values = self._add_copy(array) if size <= self._copy_limit else \
+                    self._add_large(array)
         else:
             add = self.values.add
             values = tuple([add(t) for t in outputs])
@@ -304,7 +306,19 @@ class EventCollector(observe.Emitter):
 
     def _refs(self, grads):
         """The value references of a node's gradients (``_grad_value``, the lookup of a small
-        array inlined: most gradients are small, and most were seen before)."""
+        array inlined: most gradients are small, and most were seen before); of one gradient,
+        its reference itself (``plain_events`` makes it a tuple: no tuple per event for the
+        garbage collector to count)."""
+        if len(grads) == 1:
+            grad = grads[0]
+            if grad is None:
+                return None
+            array = grad._data
+            if array.size <= self._full_limit:
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = self._index.get(key)
+                return self._add_key(key, array.nbytes) if ref is None else ref
+            return self._grad_value(grad)
         index, limit, refs = self._index, self._full_limit, []
         for grad in grads:
             if grad is None:
@@ -543,7 +557,10 @@ def plain_events(events):
                         keys.pop()
             plain = {"i": i, "kind": event[0], "pass": number}
             for k, key in enumerate(COMPACT[event[0]], 2):
-                plain[key] = event[k]
+                value = event[k]
+                if key in _SEQUENCES and type(value) is not tuple:  # one output or gradient
+                    value = (value,)
+                plain[key] = value
             events[i] = plain
     return events
 
@@ -568,8 +585,8 @@ def structure_of(node, nid):
     """What never changes about node ``nid``, kept in case it dies before the recording ends.
 
     A flat tuple: the values of ``node_structure(node)`` in the order of ``STRUCTURE_KEYS``,
-    then the names of its saved tensors, then ``(target id, input_nr, target id, input_nr,
-    ...)`` for its edges, then the ids of the tensors its saved slots hold. Only plain values
+    then the names of its saved tensors, then the ids of the tensors its saved slots hold,
+    then ``target id, input_nr, target id, input_nr, ...`` for its edges. Only plain values
     and tuples of them, one level deep: the garbage collector stops watching such a tuple at
     its first or second collection, so ten thousand of them do not make full collections
     come sooner.
@@ -613,7 +630,7 @@ def structure_of(node, nid):
                     held.append(_saved_id(slot))
             names, held = tuple(kept), tuple(held)
     return (nid, about[0], about[1], node._seq, variable, len(node._output_meta),
-            names, next_, held)
+            names, held, *next_)
 
 
 _CLASSES = {}  # node class -> (its name, its kind)
@@ -646,12 +663,12 @@ def structure_saved_names(structure):
 def structure_saved_tensors(structure):
     """The ids of the tensors the node's saved slots held (``None`` where unknown), in the
     order of :func:`structure_saved_names`."""
-    return structure[8] if len(structure) > 8 else (None,) * len(structure[6])
+    return structure[7]
 
 
 def structure_edges(structure):
     """The edges and constant stubs of a node no longer alive, as in a snapshot."""
-    info, next_ = structure_info(structure), structure[7]
+    info, next_ = structure_info(structure), structure[8:]
     nid, variable = info["id"], info["variable"]
     edges, constants = [], []
     for position in range(len(next_) // 2):
