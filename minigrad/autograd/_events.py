@@ -59,7 +59,8 @@ class EventCollector(observe.Emitter):
 
     def __init__(self, full_limit, max_events, max_bytes):
         self.values = ValueTable(full_limit)
-        self.events = []
+        self._log = []            # the events, flat (see events)
+        self._count = 0           # how many events
         self.max_events, self.max_bytes = max_events, max_bytes
         self.nbytes = 0
         self._next_check = 0  # the caps are checked at the first event
@@ -94,7 +95,7 @@ class EventCollector(observe.Emitter):
 
     def _check_caps(self):
         """Every few hundred events: stop when a cap is reached."""
-        count = len(self.events)
+        count = self._count
         self.nbytes = 240 * count  # an event with its small tuples, roughly
         size = self.nbytes + self.values.nbytes
         if count >= self.max_events:
@@ -114,7 +115,7 @@ class EventCollector(observe.Emitter):
 
     def _convert_event(self, kind, fields):
         """Any event: each field converted by its name (see ``_convert``)."""
-        event = {"i": len(self.events), "kind": kind, "pass": self._pass(kind, fields)}
+        event = {"i": self._count, "kind": kind, "pass": self._pass(kind, fields)}
         for name, value in fields.items():
             if name != "pass_id":
                 event[name] = self._convert(name, value)
@@ -193,21 +194,21 @@ class EventCollector(observe.Emitter):
             add = self.values.add
             values = tuple([add(t) for t in outputs])
         pass_id = state.backward_pass
-        events = self.events
-        events.append(("node_created",
-                       None if pass_id is None else self.passes.get(pass_id), nid, tids, values))
-        if len(events) >= self._next_check:
+        self._log += ("node_created",
+                      None if pass_id is None else self.passes.get(pass_id), nid, tids, values)
+        self._count = count = self._count + 1
+        if count >= self._next_check:
             self._check_caps()
 
     def node_ready(self, pass_id, node, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            events = self.events
             if number is not None:  # its place in the queue is worked out when read
-                events.append(("node_ready", number, node._uid, node._seq))
+                self._log += ("node_ready", number, node._uid, node._seq)
             else:
-                events.append(("node_ready", None, self._nid(node), self._place(pass_id, node)))
-            if len(events) >= self._next_check:
+                self._log += ("node_ready", None, self._nid(node), self._place(pass_id, node))
+            self._count = count = self._count + 1
+            if count >= self._next_check:
                 self._check_caps()
 
     def _place(self, pass_id, node):
@@ -228,10 +229,10 @@ class EventCollector(observe.Emitter):
                     keys.pop()  # the engine runs the head of its queue
             refs = self._refs(grads)
             self._started = (grads, refs)
-            events = self.events
-            events.append(("node_started", number,
-                           node._uid if number is not None else self._nid(node), refs))
-            if len(events) >= self._next_check:
+            self._log += ("node_started", number,
+                           node._uid if number is not None else self._nid(node), refs)
+            self._count = count = self._count + 1
+            if count >= self._next_check:
                 self._check_caps()
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
@@ -251,10 +252,10 @@ class EventCollector(observe.Emitter):
                                  self._operand_ids(node)) if formula else _NO_OPERANDS
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
-            events = self.events
-            events.append(("node_ran", number, key, refs_in,
-                           self._refs(grads_out)))
-            if len(events) >= self._next_check:
+            self._log += ("node_ran", number, key, refs_in,
+                           self._refs(grads_out))
+            self._count = count = self._count + 1
+            if count >= self._next_check:
                 self._check_caps()
 
     def _operand_ids(self, node):
@@ -278,10 +279,10 @@ class EventCollector(observe.Emitter):
             else:
                 nid, sid = self._nid(node), self._nid(sender)
             add = self._grad_value
-            events = self.events
-            events.append(("grad_summed", number, nid, index, sid, add(grad),
-                           add(total), pending))
-            if len(events) >= self._next_check:
+            self._log += ("grad_summed", number, nid, index, sid, add(grad),
+                           add(total), pending)
+            self._count = count = self._count + 1
+            if count >= self._next_check:
                 self._check_caps()
 
     def saved_released(self, pass_id, node, names=None):
@@ -299,10 +300,31 @@ class EventCollector(observe.Emitter):
             self._store(("saved_released", number, nid, names))
 
     def _store(self, event):
-        events = self.events
-        events.append(event)
-        if len(events) >= self._next_check:
+        """Keep an event: a compact tuple ``(kind, pass, *fields)`` (see ``COMPACT``) or a
+        dict. The log is flat: a tuple's items go into it one by one, so that the garbage
+        collector has no tuple per event to count (see ``events``)."""
+        if type(event) is tuple:
+            self._log += event
+        else:
+            self._log.append(event)
+        self._count = count = self._count + 1
+        if count >= self._next_check:
             self._check_caps()
+
+    @property
+    def events(self):
+        """The events so far, in order: compact tuples (see ``COMPACT``) and dicts."""
+        log, events, k = self._log, [], 0
+        while k < len(log):
+            item = log[k]
+            if type(item) is str:  # the kind of a compact event, then its pass and fields
+                end = k + 2 + len(COMPACT[item])
+                events.append(tuple(log[k:end]))
+                k = end
+            else:
+                events.append(item)
+                k += 1
+        return events
 
     def _refs(self, grads):
         """The value references of a node's gradients (``_grad_value``, the lookup of a small
@@ -371,7 +393,7 @@ class EventCollector(observe.Emitter):
                         grads[tensor(t)] = add(t._grad)
         if f["needed"] is not None:
             needed = {nid(n): bool(v) for n, v in f["needed"].items()}
-        return {"i": len(self.events), "kind": "dependencies",
+        return {"i": self._count, "kind": "dependencies",
                 "pass": self.passes.get(f["pass_id"]), "counts": counts, "needed": needed,
                 "tensor_grads": grads}
 
@@ -405,7 +427,8 @@ class EventCollector(observe.Emitter):
         """Stop recording for good: detach, warn, and end the events with ``truncated``."""
         self.detach()
         self.truncated = True
-        self.events.append({"i": len(self.events), "kind": "truncated", "pass": None,
+        self._count += 1
+        self._log.append({"i": self._count - 1, "kind": "truncated", "pass": None,
                             "reason": reason})
         warnings.warn(f"minigrad.graph.record() stopped recording: {reason}. The events so "
                       "far are kept and the program runs on; record a smaller graph, or pass "
