@@ -251,7 +251,13 @@ class Node:
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
     _retained = None           # {output index: weakref to a tensor that retains grad}
-    _saved = None              # tuple of SavedTensor
+    # What the node saved for backward, one slot per ``save_for_backward`` argument: None, or a
+    # SavedTensor. A built-in op that no observer or pack hook watches saves leaner (see
+    # ``_saved``): an input tensor as itself, its version at save time in ``_saved_versions``,
+    # and a Python number as its 0-d array; the ``_saved`` property turns those into
+    # SavedTensors when anything but the node's own backward asks.
+    _saved_values = None
+    _saved_versions = None     # lean slots: the saved tensors' versions (None: no lean slots)
     _output_meta = ()          # (shape, dtype) of each forward output
     _metadata = None
     _in_refs = None            # weak references to the forward inputs (None: from the edges)
@@ -322,6 +328,12 @@ class Node:
         else:
             self._out_ref, self._out_refs = None, tuple(refs)
 
+    def _keep_output(self, tensor):
+        """Keep a weak reference to ``tensor``, the only output of a built-in node that kept
+        none (``_link_array``): its hooks' events name it."""
+        if self._out_ref is None and not self._out_refs and len(self._output_meta) == 1:
+            self._out_ref = weakref.ref(tensor)
+
     def name(self):
         """The node's class name, e.g. ``"MulBackward0"``."""
         return type(self).__name__
@@ -378,9 +390,27 @@ class Node:
     def _saved_names(self):
         return ()
 
+    @property
+    def _saved(self):
+        """The SavedTensor of each slot (None where None was saved), or None if nothing was."""
+        values, versions = self._saved_values, self._saved_versions
+        if versions is not None:  # lean slots: SavedTensors from now on
+            self._saved_values = values = tuple([
+                _lean_slot(self, value, version, values is _RELEASED)
+                for value, version in zip(values if values is not _RELEASED else versions,
+                                          versions)])
+            self._saved_versions = None
+        return values
+
+    @_saved.setter
+    def _saved(self, saved):
+        self._saved_values, self._saved_versions = saved, None
+
     def release_variables(self):
-        if self._saved is not None:
-            for saved in self._saved:
+        if self._saved_versions is not None:  # lean slots: drop the references they hold
+            self._saved_values = _RELEASED
+        elif self._saved_values is not None:
+            for saved in self._saved_values:
                 if saved is not None:
                     saved.release()
 
@@ -409,6 +439,30 @@ class Node:
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+_RELEASED = ()  # the _saved_values of a released node with lean slots (versions kept)
+
+
+def _lean_slot(node, value, version, released):
+    """The SavedTensor of a lean slot: ``value`` is an input tensor saved at ``version``, a
+    number's 0-d array, or None (nothing saved)."""
+    if version is None:
+        return None
+    saved = _new(SavedTensor)
+    if released:  # NB: which tensor the slot held is not known any more
+        saved.version_counter, saved.version, saved.released = None, version, True
+        saved.is_output, saved.output_nr = False, 0
+        return saved
+    if type(value) is np.ndarray:  # a number: a new wrapped-number tensor for it
+        from minigrad.ops._util import wrapped_number
+        value = wrapped_number(value)
+    saved.version_counter, saved.version = value._version_counter, version
+    saved.is_output, saved.output_nr, saved.tensor = False, value._output_nr, value
+    return saved
+
+
+_new = object.__new__
 
 
 class InputMetadata(NamedTuple):
