@@ -488,7 +488,7 @@ def _link_array(node, args, data, Tensor):
     node._output_meta = ((data.shape, data.dtype),)
     to_save = node._to_save
     if to_save:
-        if watched or _saved_hooks_open[0] or inference_tensors_made[0]:
+        if watched or _saved_hooks_open[0]:
             node._saved = _save_all(node, (data,), (out,), Tensor)  # PyTorch's order, checks
         else:  # (without pack hooks, the order of packing is not seen)
             _save_lean(node, to_save, data, out, Tensor)
@@ -510,10 +510,10 @@ def _save_lean(node, to_save, data, out, Tensor):
         elif t._wrapped_number if isinstance(t, Tensor) else False:
             values.append(t._data)
             versions.append(0)
-        elif isinstance(t, Tensor) and t is not out:
+        elif isinstance(t, Tensor) and t is not out and not t._inference:
             values.append(t)
             versions.append(getattr(t, "_vc", _UNCHANGED)[0])
-        else:  # the output, or not a tensor (then its error)
+        else:  # the output, an inference tensor or not a tensor (then their errors)
             node._saved = _save_all(node, (data,), (out,), Tensor)
             return
     node._saved_values, node._saved_versions = tuple(values), tuple(versions)
