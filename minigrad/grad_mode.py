@@ -51,6 +51,7 @@ class _State(threading.local):
 
     def __init__(self):  # runs once in every thread that touches ``state``
         self._grad_enabled = True
+        self._thread_end = _ThreadEnd()
         self.inference = False
         self.anomaly = False
         self.check_nan = True
@@ -66,21 +67,37 @@ class _State(threading.local):
     def _set_grad_enabled(self, enabled):
         with _count_lock:  # (``+=`` is no atomic step: two threads could lose one)
             grad_off_threads[0] += (not enabled) - (not self._grad_enabled)
+            self._thread_end.grad_off = not enabled
         self._grad_enabled = enabled
 
     # (attrgetter: a read costs no Python call)
     grad_enabled = property(operator.attrgetter("_grad_enabled"), _set_grad_enabled)
 
 
+class _ThreadEnd:
+    """Kept in each thread's ``state``, and dropped with it when the thread ends: a thread that
+    ends with grad mode off is no longer counted in ``grad_off_threads``."""
+
+    __slots__ = ("grad_off",)
+
+    def __init__(self):
+        self.grad_off = False
+
+    def __del__(self):
+        if self.grad_off:
+            with _count_lock:
+                grad_off_threads[0] -= 1
+
+
 # Process-wide counts that spare the hot path a read of ``state`` (a thread-local read costs
 # as much as the rest of a small op's bookkeeping): while ``grad_off_threads[0]`` is 0, grad
 # mode is on in every thread, so ``not grad_off_threads[0] or state.grad_enabled`` is this
-# thread's mode. The count may stay too high (a thread that ended inside ``no_grad``): then
-# the hot path only reads ``state``, never a wrong mode. ``saved_hooks_open`` counts the
-# ``saved_tensors_hooks`` blocks open in any thread, in the same way.
+# thread's mode. ``saved_hooks_open`` counts the ``saved_tensors_hooks`` blocks open in any
+# thread, in the same way. A count that is too high only costs the hot path a read of
+# ``state``; it never gives a wrong mode.
 grad_off_threads = [0]
 saved_hooks_open = [0]
-_count_lock = threading.Lock()
+_count_lock = threading.RLock()  # (reentrant: a _ThreadEnd may be collected while it is held)
 state = _State()
 # How many inference_mode(True) blocks are open (in any thread): while none is, creating a
 # tensor skips the inference-tensor check (Tensor._make reads only this).

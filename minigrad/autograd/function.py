@@ -404,12 +404,14 @@ class _Op(Function):
                 record = inference.records(args, Tensor)
         node_cls = cls._backward_cls
         node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
-        if record:  # Node.__init__, inlined
+        node._saved_values = node._saved_versions = None  # (Node.__init__, inlined; _edges
+        if record:                                        # and _output_meta: set when linked)
             node._seq = next(_sequence)
             if _anomaly_threads[0] and state.anomaly:
                 anomaly_mode.store_stack(node)
             node.needs_input_grad = needs
         else:  # the ctx of a computation without a graph (e.g. in a backward formula)
+            node._edges = node._output_meta = ()
             node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
                 (False,) * len(args))
         token = quiet_var.set(QUIET)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch

@@ -240,25 +240,23 @@ class Node:
     sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
     _trusted = False    # True: apply() returns gradients the engine need not check
 
-    # A node's state starts as these class-level defaults; a node assigns its own only when it
-    # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
-    # Edges are kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one tuple: one
-    # object for the collector per node instead of one per edge; ``next_functions`` builds
-    # the pairs when it is read.
-    _edges = ()
+    # Five fields every node sets when it is made, in slots (fast, and never in a dict that
+    # CPython 3.11 may build per node once a class has had many instances):
+    # ``_seq``; ``_edges``, kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one
+    # tuple (one object for the collector per node instead of one per edge; ``next_functions``
+    # builds the pairs when read); ``_output_meta``, the (shape, dtype) of each forward output;
+    # and ``_saved_values``/``_saved_versions``: what the node saved for backward, one slot per
+    # ``save_for_backward`` argument (see ``_saved``).
+    # The rest of a node's state starts as class-level defaults; a node assigns its own only
+    # when it has one (most nodes never get hooks).
+    __slots__ = ("_seq", "_edges", "_output_meta", "_saved_values", "_saved_versions",
+                 "__dict__", "__weakref__")
     _pairs = None  # next_functions, once read
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
     _retained = None           # {output index: weakref to a tensor that retains grad}
-    # What the node saved for backward, one slot per ``save_for_backward`` argument: None, or a
-    # SavedTensor. A built-in op that no observer or pack hook watches saves leaner (see
-    # ``_saved``): an input tensor as itself, its version at save time in ``_saved_versions``,
-    # and a Python number as its 0-d array; the ``_saved`` property turns those into
-    # SavedTensors when anything but the node's own backward asks.
-    _saved_values = None
-    _saved_versions = None     # lean slots: the saved tensors' versions (None: no lean slots)
-    _output_meta = ()          # (shape, dtype) of each forward output
+    # _output_meta (slot): (shape, dtype) of each forward output
     _metadata = None
     _in_refs = None            # weak references to the forward inputs (None: from the edges)
     _out_ref = None            # weak reference to the only forward output (for snapshots)
@@ -269,6 +267,8 @@ class Node:
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
+        self._edges, self._output_meta = (), ()
+        self._saved_values = self._saved_versions = None
         if anomaly_mode.enabled_threads[0] and state.anomaly:
             anomaly_mode.store_stack(self)  # the forward stack, kept in metadata["traceback_"]
 
@@ -392,7 +392,13 @@ class Node:
 
     @property
     def _saved(self):
-        """The SavedTensor of each slot (None where None was saved), or None if nothing was."""
+        """The SavedTensor of each slot (None where None was saved), or None if nothing was.
+
+        A built-in op that no observer or pack hook watches saves leaner: ``_saved_values``
+        holds an input tensor itself (its version at save time in ``_saved_versions``) and a
+        Python number as its 0-d array. Its backward unpacks them directly
+        (``BackwardNode.saved_tensors``); anything else that asks gets SavedTensors, made here.
+        """
         values, versions = self._saved_values, self._saved_versions
         if versions is not None:  # lean slots: SavedTensors from now on
             self._saved_values = values = tuple([

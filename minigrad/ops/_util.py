@@ -129,12 +129,12 @@ def _cast(data, dtype):
 def as_tensor_operand(value, like):
     """Turn a Python number into a WrappedNumber; pass tensors through; ``like`` is the other
     operand (kept for the signature: a number's dtype does not depend on it)."""
-    if isinstance(value, Tensor):
-        return value
     if type(value) is float and not _inference_blocks[0] and not _watching[0]:
         operand = _FLOAT_OPERANDS.get(value)  # the commonest: a float used before
         if operand is not None:
             return operand
+    elif isinstance(value, Tensor):
+        return value
     if isinstance(value, _NUMBERS):
         array = _number_array(value)  # (cached: found there)
         operand = WrappedNumber._make(array)
