@@ -92,8 +92,8 @@ class _ThreadEnd:
 # Process-wide counts that spare the hot path a read of ``state`` (a thread-local read costs
 # as much as the rest of a small op's bookkeeping): while ``grad_off_threads[0]`` is 0, grad
 # mode is on in every thread, so ``not grad_off_threads[0] or state.grad_enabled`` is this
-# thread's mode. ``saved_hooks_open`` counts the ``saved_tensors_hooks`` blocks open in any
-# thread, in the same way. A count that is too high only costs the hot path a read of
+# thread's mode. ``saved_hooks_open`` is the length of the ``saved_tensors_hooks`` stacks of
+# all threads together (kept by graph_hooks and the engine), in the same way. A count that is too high only costs the hot path a read of
 # ``state``; it never gives a wrong mode.
 grad_off_threads = [0]
 saved_hooks_open = [0]

@@ -21,6 +21,7 @@ import itertools
 from minigrad.autograd import anomaly_mode, observe
 from minigrad.autograd.function import BackwardNode, add_grads
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
+from minigrad import grad_mode
 from minigrad.grad_mode import state
 
 __all__ = ["execute", "will_execute"]
@@ -164,6 +165,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             anomaly_mode.warn_error(node)  # the forward trace of the failing node
         raise
     finally:
+        with grad_mode._count_lock:  # (blocks entered or left in the pass: not any more)
+            grad_mode.saved_hooks_open[0] += len(previous_hooks) - len(state.saved_hooks)
         state.grad_enabled, state.backward_pass = previous_mode, previous_pass
         state.engine_task, state.anomaly_parent = previous_task, previous_node
         state.saved_hooks, state.final_callbacks = previous_hooks, previous_callbacks

@@ -42,16 +42,16 @@ class saved_tensors_hooks:
     def __enter__(self):
         if state.saved_hooks_disabled is not None:
             raise RuntimeError(state.saved_hooks_disabled)
-        state.saved_hooks.append((self.pack_hook, self.unpack_hook))
-        with grad_mode._count_lock:
+        with grad_mode._count_lock:  # (the count: the stacks' lengths, over all threads)
+            state.saved_hooks.append((self.pack_hook, self.unpack_hook))
             grad_mode.saved_hooks_open[0] += 1
         return self
 
     def __exit__(self, *exc):
         with grad_mode._count_lock:
-            grad_mode.saved_hooks_open[0] -= 1
-        if state.saved_hooks:  # (an unpack hook may have left it already: no crash)
-            state.saved_hooks.pop()
+            if state.saved_hooks:  # (an unpack hook may have left it already: no crash)
+                state.saved_hooks.pop()
+                grad_mode.saved_hooks_open[0] -= 1
         return False
 
 
