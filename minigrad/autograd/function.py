@@ -249,12 +249,20 @@ class _BuiltinNode(BackwardNode):
     _trusted = True
     _mixed = True  # an input that requires grad has another dtype than the output (set on link)
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Whether the engine may run this node's backward on arrays (without create_graph).
+        cls._on_arrays = bool(cls._forward_cls.array_backward)
+
     def apply(self, grad_outputs):
         if len(grad_outputs) == 1:
             grad = grad_outputs[0]
-            if grad is not None and self._forward_cls.array_backward and \
-                    not state.grad_enabled:
-                return self._apply_on_arrays(grad._data, grad)
+            if grad is not None and self._on_arrays and not state.grad_enabled:
+                token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
+                try:
+                    return self._apply_on_arrays(grad)
+                finally:
+                    quiet_var.reset(token)
             missing = grad is None
         else:
             missing = _contains(grad_outputs, None)
@@ -273,19 +281,21 @@ class _BuiltinNode(BackwardNode):
             return _cast_grads(self, grads)
         return grads
 
-    def _apply_on_arrays(self, grad, grad_tensor):
+    def _apply_on_arrays(self, grad_tensor):
+        """``apply`` of one gradient, on arrays; the caller has made NumPy quiet (the engine
+        keeps it so over a run of such nodes)."""
+        grad = grad_tensor._data
         self._array_dtype = dtype = grad.dtype
-        token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
         try:
             grads = self._forward_cls.backward(self, grad)
         finally:
             self._array_dtype = None
-            quiet_var.reset(token)
         if type(grads) is not tuple:
             grads = (grads,)
-        needs, mixed = self.needs_input_grad, self._mixed
+        needs, mixed, edges = self.needs_input_grad, self._mixed, self._edges
         result = []
-        for k, i in enumerate(self._tensor_positions):
+        k = 0  # (the edge of the k-th tensor argument: edges[2k], edges[2k + 1])
+        for i in self._tensor_positions:
             g = grads[i] if needs[i] else None
             if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
                 g = grad_tensor
@@ -293,8 +303,8 @@ class _BuiltinNode(BackwardNode):
                 if type(g) is not np.ndarray:  # a NumPy scalar
                     g = np.asarray(g)
                 if mixed or (g.dtype is not dtype and g.dtype != dtype):
-                    node, input_nr = self._edges[2 * k], self._edges[2 * k + 1]
-                    want = node._output_meta[input_nr][1] if node is not None else None
+                    to, input_nr = edges[k], edges[k + 1]
+                    want = to._output_meta[input_nr][1] if to is not None else None
                     if want is not None and g.dtype is not want and g.dtype != want:
                         g = g.astype(want)
                 t = _new(_node._Tensor)  # (Tensor._make, inlined)
@@ -303,11 +313,12 @@ class _BuiltinNode(BackwardNode):
                 if inference_blocks[0] and state.inference:
                     t._inference = True
                 if g.nbytes >= _STEAL_BYTES and g is not grad:
-                    to = self._edges[2 * k]
+                    to = edges[k]
                     if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
                         to._fresh = (state.backward_pass, weakref.ref(g))
                 g = t
             result.append(g)
+            k += 2
         return tuple(result)
 
 

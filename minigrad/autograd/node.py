@@ -239,6 +239,7 @@ class Node:
 
     sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
     _trusted = False    # True: apply() returns gradients the engine need not check
+    _on_arrays = False  # True: the engine may call _apply_on_arrays (function._BuiltinNode)
 
     # A node's state starts as these class-level defaults; a node assigns its own only when it
     # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
