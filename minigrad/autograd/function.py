@@ -292,33 +292,35 @@ class _BuiltinNode(BackwardNode):
             self._array_dtype = None
         if type(grads) is not tuple:
             grads = (grads,)
-        needs, mixed, edges = self.needs_input_grad, self._mixed, self._edges
+        needs, mixed = self.needs_input_grad, self._mixed
         result = []
-        k = 0  # (the edge of the k-th tensor argument: edges[2k], edges[2k + 1])
+        k = -2  # (the edge of the k-th tensor argument: self._edges[2k], [2k + 1])
         for i in self._tensor_positions:
-            g = grads[i] if needs[i] else None
-            if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
-                g = grad_tensor
-            elif g is not None:
-                if type(g) is not np.ndarray:  # a NumPy scalar
-                    g = np.asarray(g)
-                if mixed or (g.dtype is not dtype and g.dtype != dtype):
-                    to, input_nr = edges[k], edges[k + 1]
-                    want = to._output_meta[input_nr][1] if to is not None else None
-                    if want is not None and g.dtype is not want and g.dtype != want:
-                        g = g.astype(want)
-                t = _new(_node._Tensor)  # (Tensor._make, inlined)
-                t._data, t._requires_grad, t._creator = g, False, None
-                t._output_nr, t._grad, t._base = 0, None, None
-                if inference_blocks[0] and state.inference:
-                    t._inference = True
-                if g.nbytes >= _STEAL_BYTES and g is not grad:
-                    to = edges[k]
-                    if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
-                        to._fresh = (state.backward_pass, weakref.ref(g))
-                g = t
-            result.append(g)
             k += 2
+            g = grads[i]
+            if g is None or not needs[i]:
+                result.append(None)
+                continue
+            if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
+                result.append(grad_tensor)
+                continue
+            if type(g) is not np.ndarray:  # a NumPy scalar
+                g = np.asarray(g)
+            if mixed or (g.dtype is not dtype and g.dtype != dtype):
+                to, input_nr = self._edges[k], self._edges[k + 1]
+                want = to._output_meta[input_nr][1] if to is not None else None
+                if want is not None and g.dtype is not want and g.dtype != want:
+                    g = g.astype(want)
+            t = _new(_node._Tensor)  # (Tensor._make, inlined)
+            t._data, t._requires_grad, t._creator = g, False, None
+            t._output_nr, t._grad, t._base = 0, None, None
+            if inference_blocks[0] and state.inference:
+                t._inference = True
+            if g.nbytes >= _STEAL_BYTES and g is not grad:
+                to = self._edges[k]
+                if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
+                    to._fresh = (state.backward_pass, weakref.ref(g))
+            result.append(t)
         return tuple(result)
 
 
