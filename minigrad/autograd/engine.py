@@ -20,7 +20,7 @@ import itertools
 
 from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import anomaly_mode, observe
-from minigrad.autograd.function import BackwardNode, add_grads
+from minigrad.autograd.function import BackwardNode, add_grads, apply_on_arrays
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
 from minigrad.grad_mode import state
 
@@ -71,7 +71,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     previous_hooks = state.saved_hooks
     state.saved_hooks = list(previous_hooks)
     # Without create_graph, a built-in node whose formula also runs on arrays gets the array
-    # of its gradient (``_apply_on_arrays``): PyTorch runs every node in the pass's grad mode.
+    # of its gradient (``apply_on_arrays``): PyTorch runs every node in the pass's grad mode.
     on_arrays = not create_graph
     # NumPy's quiet error state (see minigrad._errstate) is entered before the first such node
     # and kept while they follow one another; it is left before any other code runs (hooks,
@@ -118,8 +118,11 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             # (Each ``if`` below skips a call that would find nothing to do: most nodes have
             # no hooks, and only ``autograd.grad`` captures.)
             is_leaf = type(node) is AccumulateGrad
-            if is_leaf or node._tensor_pre_hooks or node._retained or node._pre_hooks \
-                    or node._post_hooks:
+            hooked = is_leaf or node._tensor_pre_hooks or node._retained or node._pre_hooks \
+                or node._post_hooks
+            formula = node._array_formula
+            lean = False  # (True: only a built-in formula ran, no user code but unpack hooks)
+            if hooked:
                 if quiet is not None:  # (user code runs in the user's error state)
                     quiet_var.reset(quiet)
                     quiet = None
@@ -130,11 +133,12 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if is_leaf:
                     journal.remember(node.variable, in_place=not create_graph)
                 grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
-            elif on_arrays and node._on_arrays and len(grads_in) == 1 \
+            elif formula is not None and on_arrays and len(grads_in) == 1 \
                     and grads_in[0] is not None:
                 if quiet is None:
                     quiet = quiet_var.set(QUIET)
-                grads_out = node._apply_on_arrays(grads_in[0])
+                grads_out = apply_on_arrays(node, formula, grads_in[0])
+                lean = True
                 if notify:
                     quiet_var.reset(quiet)
                     quiet = None
@@ -143,13 +147,14 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     quiet_var.reset(quiet)
                     quiet = None
                 grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
-            if not node._trusted or anomaly:
+            if not node._trusted or anomaly:  # (untrusted: an unpack hook ran, user code)
                 grads_out = _validate(node, grads_out)
+                lean = False
             if needed is not None and _is_builtin(node):
                 grads_out = _drop_unneeded(node, grads_out, needed, captures)
             if notify:
                 notify.node_ran(pass_id, node, grads_in, grads_out)
-            if node._post_hooks:
+            if not lean and node._post_hooks:  # (user code may have added one)
                 grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
             if not keep_graph and node._saved:
                 for saved in node._saved:  # (node.release_variables(), inlined)

@@ -239,7 +239,7 @@ class Node:
 
     sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
     _trusted = False    # True: apply() returns gradients the engine need not check
-    _on_arrays = False  # True: the engine may call _apply_on_arrays (function._BuiltinNode)
+    _array_formula = None  # a backward formula the engine may run on arrays (_BuiltinNode)
 
     # A node's state starts as these class-level defaults; a node assigns its own only when it
     # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
@@ -482,7 +482,7 @@ def _accumulate(held, grad, node=None):
 
 def _stealable(node, data):
     """Whether ``.grad`` may take ``data``, an array a backward on arrays made for ``node``
-    alone (``_BuiltinNode._apply_on_arrays``): it owns its memory, may be written, only the
+    alone (``function.apply_on_arrays``): it owns its memory, may be written, only the
     gradient tensor holds it (the four references: that tensor, ``data`` here and in the
     caller, getrefcount's argument), and no hook or observer can have kept that tensor."""
     return (data.base is None and data.flags.writeable and sys.getrefcount(data) <= 4
