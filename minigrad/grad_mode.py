@@ -19,12 +19,14 @@ below (``is_grad_enabled()``...), or ``state.<field>`` on a hot path.
 
 import functools
 import inspect
+import operator
 import threading
 import warnings
 
 __all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled",
            "is_inference_mode_enabled", "state", "inference_blocks", "inference_tensors_made",
-           "set_multithreading_enabled", "is_multithreading_enabled",
+           "set_multithreading_enabled", "is_multithreading_enabled", "grad_off_threads",
+           "saved_hooks_open",
            "_unsafe_preserve_version_counter"]
 
 CLASS_DECORATION_WARNING = (
@@ -48,7 +50,8 @@ class _State(threading.local):
     """
 
     def __init__(self):  # runs once in every thread that touches ``state``
-        self.grad_enabled = True
+        self._grad_enabled = True
+        self._thread_end = _ThreadEnd()
         self.inference = False
         self.anomaly = False
         self.check_nan = True
@@ -61,7 +64,40 @@ class _State(threading.local):
         self.saved_hooks = []
         self.saved_hooks_disabled = None
 
+    def _set_grad_enabled(self, enabled):
+        with _count_lock:  # (``+=`` is no atomic step: two threads could lose one)
+            grad_off_threads[0] += (not enabled) - (not self._grad_enabled)
+            self._thread_end.grad_off = not enabled
+        self._grad_enabled = enabled
 
+    # (attrgetter: a read costs no Python call)
+    grad_enabled = property(operator.attrgetter("_grad_enabled"), _set_grad_enabled)
+
+
+class _ThreadEnd:
+    """Kept in each thread's ``state``, and dropped with it when the thread ends: a thread that
+    ends with grad mode off is no longer counted in ``grad_off_threads``."""
+
+    __slots__ = ("grad_off",)
+
+    def __init__(self):
+        self.grad_off = False
+
+    def __del__(self):
+        if self.grad_off:
+            with _count_lock:
+                grad_off_threads[0] -= 1
+
+
+# Process-wide counts that spare the hot path a read of ``state`` (a thread-local read costs
+# as much as the rest of a small op's bookkeeping): while ``grad_off_threads[0]`` is 0, grad
+# mode is on in every thread, so ``not grad_off_threads[0] or state.grad_enabled`` is this
+# thread's mode. ``saved_hooks_open`` counts the ``saved_tensors_hooks`` blocks open in any
+# thread, in the same way. A count that is too high only costs the hot path a read of
+# ``state``; it never gives a wrong mode.
+grad_off_threads = [0]
+saved_hooks_open = [0]
+_count_lock = threading.RLock()  # (reentrant: a _ThreadEnd may be collected while it is held)
 state = _State()
 # How many inference_mode(True) blocks are open (in any thread): while none is, creating a
 # tensor skips the inference-tensor check (Tensor._make reads only this).

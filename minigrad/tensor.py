@@ -605,6 +605,7 @@ class Tensor:
         if not self._requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._creator is not None:
+            self._creator._keep_output(self)
             return self._creator._register_tensor_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = {}

@@ -424,6 +424,7 @@ def test_many_threads_switching_modes_never_leak():
     import threading
     x = minigrad.ones(3, requires_grad=True)
     lost, stop = [], threading.Event()
+    count = list(minigrad.grad_mode.grad_off_threads)  # (earlier tests' ended threads count)
 
     def toggler():
         while not stop.is_set():
@@ -444,6 +445,40 @@ def test_many_threads_switching_modes_never_leak():
     for t in togglers:
         t.join(60)
     assert lost == [] and minigrad.is_grad_enabled()
+    assert minigrad.grad_mode.grad_off_threads == count  # every toggle counted, none lost
+
+
+def test_threads_with_grad_off_are_counted_for_the_hot_path():
+    """Issue 14: ops read grad mode from a process-wide count of the threads that have it off
+    (a thread-local read only while that count is not 0). The count follows every way grad mode
+    changes, in every thread, and a thread inside no_grad never records."""
+    import threading
+    from minigrad.grad_mode import grad_off_threads
+    start = grad_off_threads[0]  # (threads of earlier tests that ended with grad mode off)
+    x = minigrad.ones(2, requires_grad=True)
+    entered, leave, seen = threading.Event(), threading.Event(), {}
+
+    def body():
+        with minigrad.no_grad():
+            seen["count inside"] = grad_off_threads[0]
+            entered.set()
+            leave.wait(10)
+            seen["records"] = (x * 2).requires_grad
+    thread = threading.Thread(target=body)
+    thread.start()
+    entered.wait(10)
+    here = (x * 2).requires_grad  # this thread has grad on: it records
+    leave.set()
+    thread.join(10)
+    assert seen == {"count inside": start + 1, "records": False} and here
+    minigrad.set_grad_enabled(False)
+    assert grad_off_threads == [start + 1] and not (x * 2).requires_grad
+    minigrad.set_grad_enabled(False)  # (no change: counted once)
+    minigrad.set_grad_enabled(True)
+    (x * x).sum().backward()  # the engine turns it off for the pass, and back on
+    with minigrad.inference_mode():
+        assert grad_off_threads == [start + 1]
+    assert grad_off_threads == [start] and (x * 2).requires_grad
 
 
 def case_set_multithreading_enabled(torch):
@@ -496,3 +531,22 @@ def _preserved_versions(lib):
 
 def test_unsafe_preserve_version_counter(oracle):
     assert plain(_preserved_versions(minigrad)) == oracle(_preserved_versions)
+
+
+def test_a_thread_that_ends_with_grad_off_is_no_longer_counted():
+    """A worker that turns grad mode off for good (``set_grad_enabled(False)`` as a call) and
+    ends leaves the process-wide count as it found it: other threads keep the fast path."""
+    import gc
+    import threading
+    from minigrad.grad_mode import grad_off_threads
+    start = grad_off_threads[0]
+    seen = []
+
+    def worker():
+        minigrad.set_grad_enabled(False)
+        seen.append(grad_off_threads[0])
+    thread = threading.Thread(target=worker)
+    thread.start()
+    thread.join(10)
+    gc.collect()
+    assert seen == [start + 1] and grad_off_threads[0] == start

@@ -386,3 +386,43 @@ def test_copy_node_name_of_copy_(oracle):
         y.copy_(x)
         return type(y.grad_fn).__name__, y.grad_fn.name().replace("torch::", "minigrad::")
     assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
+
+
+def test_lean_saved_slots_read_as_saved_tensors():
+    """Issue 14: a built-in node that nothing watches keeps a saved input as the tensor and its
+    version, and a saved number as its array; ``_saved_*``, ``_raw_saved_*`` and the in-place
+    check read them as PyTorch's SavedVariables (a pack hook still gets SavedTensors)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    y = x * w
+    z = x * 0.5
+    assert y.grad_fn._saved_versions == (0, 0)  # lean
+    assert y.grad_fn._saved_self is x and y.grad_fn._saved_other is w
+    number = z.grad_fn._saved_other
+    assert number.dtype == minigrad.float64 and number.item() == 0.5
+    assert z.grad_fn._raw_saved_other.register_hooks is not None
+    with minigrad.no_grad():
+        w.mul_(2)
+    with pytest.raises(RuntimeError) as lean:
+        y.sum().backward()
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+        y2 = x * w  # saved as SavedTensors: a pack hook sees them
+    assert y2.grad_fn._saved_versions is None
+    lean_message = str(lean.value)
+    assert "modified by an inplace operation" in lean_message
+    assert "is at version 1; expected version 0 instead" in lean_message
+
+
+def test_a_shared_float_operand_is_never_changed_by_what_a_user_does_with_a_saved_one():
+    """Issue 14: ``x * 0.5`` uses one WrappedNumber for 0.5 while nothing watches; what a user
+    gets back as ``_saved_other`` is a tensor of its own, so changing it changes no later op."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    saved = (x * 0.5).grad_fn._saved_other
+    saved.requires_grad_()
+    saved.grad = minigrad.tensor(1.0, dtype=minigrad.float64)
+    again = x * 0.5
+    assert again.tolist() == [0.5, 1.0]
+    assert not again.grad_fn._saved_other.requires_grad
+    assert again.grad_fn._saved_other.grad is None
+    again.sum().backward()
+    assert x.grad.tolist() == [0.5, 0.5]

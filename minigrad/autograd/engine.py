@@ -156,10 +156,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 notify.node_ran(pass_id, node, grads_in, grads_out)
             if not lean and node._post_hooks:  # (user code may have added one)
                 grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
-            if not keep_graph and node._saved:
-                for saved in node._saved:  # (node.release_variables(), inlined)
-                    if saved is not None:
-                        saved.release()
+            if not keep_graph and node._saved_values:
+                node.release_variables()
                 if notify:
                     notify.saved_released(pass_id, node)
             if anomaly and state.check_nan:

@@ -29,6 +29,7 @@ from minigrad.autograd.anomaly_mode import enabled_threads as _anomaly_threads
 from minigrad.autograd.node import (
     AccumulateGrad,
     Node,
+    _RELEASED,
     SavedTensor,
     _contains,
     _sequence,
@@ -37,7 +38,9 @@ from minigrad.autograd.node import (
     _zeros_for_unused,
 )
 from minigrad.autograd.observe import watching as _watching
+from minigrad.grad_mode import grad_off_threads as _grad_off_threads
 from minigrad.grad_mode import inference_blocks, inference_tensors_made, state
+from minigrad.grad_mode import saved_hooks_open as _saved_hooks_open
 
 __all__ = ["Function", "BackwardNode", "FunctionCtx", "InplaceFunction", "NestedIOFunction",
            "once_differentiable", "Error", "add_grads"]
@@ -87,14 +90,35 @@ class BackwardNode(FunctionCtx, Node):
     def saved_tensors(self):
         if self._in_jvp:  # jvp sees only what save_for_forward kept
             return tuple(self._saved_for_forward or ())
-        if self._saved is None:
+        versions = self._saved_versions
+        if versions is not None and self._saved_values is not _RELEASED:
+            return self._unpack_lean(versions)
+        saved = self._saved
+        if saved is None:
             return ()
         if self._array_dtype is not None:  # a backward on arrays gets arrays
             dtype, arrays = self._array_dtype, []
-            for s in self._saved:  # (a loop, not a comprehension: one call less per node)
+            for s in saved:  # (a loop, not a comprehension: one call less per node)
                 arrays.append(None if s is None else s.unpack(self)._array_for(dtype))
             return tuple(arrays)
-        return tuple([None if s is None else s.unpack(self) for s in self._saved])
+        return tuple([None if s is None else s.unpack(self) for s in saved])
+
+    def _unpack_lean(self, versions):
+        """``saved_tensors`` of lean slots (see ``Node._saved``): each tensor as it was saved,
+        if no in-place op has changed it since; a number as its array (on arrays) or tensor."""
+        dtype, result = self._array_dtype, []
+        for value, version in zip(self._saved_values, versions):
+            if version is None:
+                result.append(None)
+            elif type(value) is np.ndarray:  # a number
+                result.append(_numbers.number_array_for(value, dtype) if dtype is not None
+                              else _numbers.wrapped_number(value))
+            elif getattr(value, "_vc", _UNCHANGED)[0] != version:
+                return tuple([None if s is None else s.unpack(self)  # (raises the error)
+                              for s in self._saved])
+            else:
+                result.append(value._array_for(dtype) if dtype is not None else value)
+        return tuple(result)
 
     @property
     def saved_variables(self):
@@ -361,6 +385,8 @@ def add_grads(held, grad):
 
 
 _new = object.__new__
+_UNCHANGED = (0,)  # the version of a tensor that has no version counter yet
+_numbers = None  # minigrad.ops._util (wrapped numbers), set there: it imports this module
 _STEAL_BYTES = 1 << 16  # a leaf's .grad may take a new gradient this large (a smaller: copied)
 # ``out=...`` keeps a 0-d sum a 0-d array, not a NumPy scalar (NumPy >= 2.3)
 _ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
@@ -384,7 +410,7 @@ class _Op(Function):
     def apply(cls, *args):
         Tensor = _node._Tensor or _tensor_class()
         record = False
-        if state.grad_enabled:
+        if not _grad_off_threads[0] or state.grad_enabled:
             if len(args) == 2:  # (the commonest arity, without a list)
                 a, b = args
                 needs = (isinstance(a, Tensor) and a._requires_grad,
@@ -396,12 +422,14 @@ class _Op(Function):
                 record = inference.records(args, Tensor)
         node_cls = cls._backward_cls
         node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
-        if record:  # Node.__init__, inlined
+        node._saved_values = node._saved_versions = None  # (Node.__init__, inlined; _edges
+        if record:                                        # and _output_meta: set when linked)
             node._seq = next(_sequence)
             if _anomaly_threads[0] and state.anomaly:
                 anomaly_mode.store_stack(node)
             node.needs_input_grad = needs
         else:  # the ctx of a computation without a graph (e.g. in a backward formula)
+            node._edges = node._output_meta = ()
             node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
                 (False,) * len(args))
         token = quiet_var.set(QUIET)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
@@ -467,35 +495,48 @@ def _link_array(node, args, data, Tensor):
     # Snapshots find the inputs through the edges; a constant tensor that may outlive this
     # call needs a weak reference. A lone number needs none: either it dies with this call, or
     # the node saved it and Node._input_refs finds it there.
-    if constants or numbers > 1 or (numbers and _watching[0] and state.observers):
+    watched = _watching[0] and state.observers
+    if constants or numbers > 1 or (numbers and watched):
         node._in_refs = _weak_input_refs(node, args, Tensor)
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
     out._grad = out._base = None
     if inference_blocks[0] and state.inference:  # an inference tensor
         out._inference = True
-    node._out_ref = weakref.ref(out)
+    if watched:  # (unwatched, a snapshot finds the output when it needs it)
+        node._out_ref = weakref.ref(out)
     node._output_meta = ((data.shape, data.dtype),)
     to_save = node._to_save
     if to_save:
-        if state.saved_hooks or inference_tensors_made[0]:
+        if watched or _saved_hooks_open[0]:
             node._saved = _save_all(node, (data,), (out,), Tensor)  # PyTorch's order, checks
         else:  # (without pack hooks, the order of packing is not seen)
-            saved = []
-            for t in to_save:
-                if t is None:
-                    saved.append(None)
-                elif t is data:  # the array forward returned: the output
-                    saved.append(SavedTensor(out, node, True))
-                elif isinstance(t, Tensor):
-                    saved.append(SavedTensor(t, node, t is out))
-                else:
-                    saved.append(_save(node, t, (data,), (out,), Tensor))  # its error
-            node._saved = tuple(saved)
+            _save_lean(node, to_save, data, out, Tensor)
         node._to_save = ()
-    if _watching[0] and state.observers:
+    if watched:
         observe.node_created(node, (out,))
     return out
+
+
+def _save_lean(node, to_save, data, out, Tensor):
+    """The saved slots of a built-in node that nothing watches (see ``Node._saved``): an input
+    tensor and its version, a number as its array. A node that saves its output (which needs a
+    version counter of its own) saves SavedTensors."""
+    values, versions = [], []
+    for t in to_save:
+        if t is None:
+            values.append(None)
+            versions.append(None)
+        elif t._wrapped_number if isinstance(t, Tensor) else False:
+            values.append(t._data)
+            versions.append(0)
+        elif isinstance(t, Tensor) and t is not out and not t._inference:
+            values.append(t)
+            versions.append(getattr(t, "_vc", _UNCHANGED)[0])
+        else:  # the output, an inference tensor or not a tensor (then their errors)
+            node._saved = _save_all(node, (data,), (out,), Tensor)
+            return
+    node._saved_values, node._saved_versions = tuple(values), tuple(versions)
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
@@ -505,8 +546,8 @@ def _weak_input_refs(node, args, Tensor):
     """Weak references to a node's tensor inputs, for snapshots (None for a number that is
     neither saved nor watched by an observer: it dies with the call)."""
     observed = state.observers
-    return tuple([None if a._wrapped_number and not observed and not _contains(node._to_save, a)
-                  else weakref.ref(a) for a in args if isinstance(a, Tensor)])
+    return tuple([None if a._wrapped_number and (a._shared or not observed and not _contains(
+        node._to_save, a)) else weakref.ref(a) for a in args if isinstance(a, Tensor)])
 
 
 def _check_user_grads(node, grads):
@@ -596,7 +637,7 @@ def link_inputs(ctx, args, Tensor):
     for i, a in enumerate(args):
         if isinstance(a, Tensor):
             positions.append(i)
-            inputs.append(weakref.ref(a))
+            inputs.append(None if a._wrapped_number and a._shared else weakref.ref(a))
             if not a._requires_grad:
                 edges.append(_NO_EDGE)
             elif a._creator is not None:
@@ -686,6 +727,8 @@ def _save(ctx, t, outputs, result, Tensor):
             i = next(i for i, s in enumerate(ctx._to_save) if s is t)
             raise TypeError("save_for_backward can only save variables, but argument "
                             f"{i} is of type {type(t).__name__}")
+    if t._wrapped_number and t._shared:  # a shared number: a tensor of its own
+        t = _numbers.wrapped_number(t._data)
     return SavedTensor(t, ctx, _contains(result, t))
 
 

@@ -13,6 +13,7 @@ import functools
 
 from minigrad.autograd import engine
 from minigrad.autograd.node import RemovableHandle, run_pack_hook
+from minigrad import grad_mode
 from minigrad.grad_mode import state
 
 __all__ = ["saved_tensors_hooks", "disable_saved_tensors_hooks", "register_multi_grad_hook",
@@ -42,9 +43,13 @@ class saved_tensors_hooks:
         if state.saved_hooks_disabled is not None:
             raise RuntimeError(state.saved_hooks_disabled)
         state.saved_hooks.append((self.pack_hook, self.unpack_hook))
+        with grad_mode._count_lock:
+            grad_mode.saved_hooks_open[0] += 1
         return self
 
     def __exit__(self, *exc):
+        with grad_mode._count_lock:
+            grad_mode.saved_hooks_open[0] -= 1
         if state.saved_hooks:  # (an unpack hook may have left it already: no crash)
             state.saved_hooks.pop()
         return False

@@ -241,19 +241,23 @@ class Node:
     _trusted = False    # True: apply() returns gradients the engine need not check
     _array_formula = None  # a backward formula the engine may run on arrays (_BuiltinNode)
 
-    # A node's state starts as these class-level defaults; a node assigns its own only when it
-    # has one (most nodes never get hooks), so creating a node sets one attribute, not twelve.
-    # Edges are kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one tuple: one
-    # object for the collector per node instead of one per edge; ``next_functions`` builds
-    # the pairs when it is read.
-    _edges = ()
+    # Five fields every node sets when it is made, in slots (fast, and never in a dict that
+    # CPython 3.11 may build per node once a class has had many instances):
+    # ``_seq``; ``_edges``, kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one
+    # tuple (one object for the collector per node instead of one per edge; ``next_functions``
+    # builds the pairs when read); ``_output_meta``, the (shape, dtype) of each forward output;
+    # and ``_saved_values``/``_saved_versions``: what the node saved for backward, one slot per
+    # ``save_for_backward`` argument (see ``_saved``).
+    # The rest of a node's state starts as class-level defaults; a node assigns its own only
+    # when it has one (most nodes never get hooks).
+    __slots__ = ("_seq", "_edges", "_output_meta", "_saved_values", "_saved_versions",
+                 "__dict__", "__weakref__")
     _pairs = None  # next_functions, once read
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
     _retained = None           # {output index: weakref to a tensor that retains grad}
-    _saved = None              # tuple of SavedTensor
-    _output_meta = ()          # (shape, dtype) of each forward output
+    # _output_meta (slot): (shape, dtype) of each forward output
     _metadata = None
     _in_refs = None            # weak references to the forward inputs (None: from the edges)
     _out_ref = None            # weak reference to the only forward output (for snapshots)
@@ -264,6 +268,8 @@ class Node:
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
+        self._edges, self._output_meta = (), ()
+        self._saved_values = self._saved_versions = None
         if anomaly_mode.enabled_threads[0] and state.anomaly:
             anomaly_mode.store_stack(self)  # the forward stack, kept in metadata["traceback_"]
 
@@ -323,6 +329,12 @@ class Node:
         else:
             self._out_ref, self._out_refs = None, tuple(refs)
 
+    def _keep_output(self, tensor):
+        """Keep a weak reference to ``tensor``, the only output of a built-in node that kept
+        none (``_link_array``): its hooks' events name it."""
+        if self._out_ref is None and not self._out_refs and len(self._output_meta) == 1:
+            self._out_ref = weakref.ref(tensor)
+
     def name(self):
         """The node's class name, e.g. ``"MulBackward0"``."""
         return type(self).__name__
@@ -379,9 +391,33 @@ class Node:
     def _saved_names(self):
         return ()
 
+    @property
+    def _saved(self):
+        """The SavedTensor of each slot (None where None was saved), or None if nothing was.
+
+        A built-in op that no observer or pack hook watches saves leaner: ``_saved_values``
+        holds an input tensor itself (its version at save time in ``_saved_versions``) and a
+        Python number as its 0-d array. Its backward unpacks them directly
+        (``BackwardNode.saved_tensors``); anything else that asks gets SavedTensors, made here.
+        """
+        values, versions = self._saved_values, self._saved_versions
+        if versions is not None:  # lean slots: SavedTensors from now on
+            self._saved_values = values = tuple([
+                _lean_slot(self, value, version, values is _RELEASED)
+                for value, version in zip(values if values is not _RELEASED else versions,
+                                          versions)])
+            self._saved_versions = None
+        return values
+
+    @_saved.setter
+    def _saved(self, saved):
+        self._saved_values, self._saved_versions = saved, None
+
     def release_variables(self):
-        if self._saved is not None:
-            for saved in self._saved:
+        if self._saved_versions is not None:  # lean slots: drop the references they hold
+            self._saved_values = _RELEASED
+        elif self._saved_values is not None:
+            for saved in self._saved_values:
                 if saved is not None:
                     saved.release()
 
@@ -410,6 +446,30 @@ class Node:
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+_RELEASED = ()  # the _saved_values of a released node with lean slots (versions kept)
+
+
+def _lean_slot(node, value, version, released):
+    """The SavedTensor of a lean slot: ``value`` is an input tensor saved at ``version``, a
+    number's 0-d array, or None (nothing saved)."""
+    if version is None:
+        return None
+    saved = _new(SavedTensor)
+    if released:  # NB: which tensor the slot held is not known any more
+        saved.version_counter, saved.version, saved.released = None, version, True
+        saved.is_output, saved.output_nr = False, 0
+        return saved
+    if type(value) is np.ndarray:  # a number: a new wrapped-number tensor for it
+        from minigrad.ops._util import wrapped_number
+        value = wrapped_number(value)
+    saved.version_counter, saved.version = value._version_counter, version
+    saved.is_output, saved.output_nr, saved.tensor = False, value._output_nr, value
+    return saved
+
+
+_new = object.__new__
 
 
 class InputMetadata(NamedTuple):

@@ -11,6 +11,7 @@ described in ``docs/graph-data.md``.
 import contextlib
 import gc
 import json
+import weakref
 
 from minigrad.autograd._formulas import formula_of, operand_tensors, operands_of
 from minigrad.autograd._ids import node_id, tensor_id
@@ -226,6 +227,23 @@ class GraphBuilder:
         self._formulas = {}    # formula -> the list the infos share
         self._links = []       # (saved info, tensor): its id is known once the walk is done
         self._operand_links = []  # (node info, {name: tensor}), likewise
+        self._outputs = None      # {node: its output tensor}, found once when first needed
+
+    def _find_output(self, node):
+        """Give ``node`` the weak reference to its output that it did not keep: a built-in op
+        that nothing watched keeps none (``_link_array``). Its output, if still alive, is
+        among the objects the cyclic collector tracks: they are searched once per build."""
+        if node._out_ref is not None or node._out_refs or len(node._output_meta) != 1 or \
+                isinstance(node, AccumulateGrad):
+            return
+        if self._outputs is None:
+            self._outputs = {}
+            for obj in gc.get_objects():  # (type(): a module's __class__ may warn when read)
+                if issubclass(type(obj), Tensor) and obj._creator is not None:
+                    self._outputs.setdefault(obj._creator, obj)
+        tensor = self._outputs.get(node)
+        if tensor is not None:
+            node._out_ref = weakref.ref(tensor)
 
     # ----------------------------------------------------------------- collecting
     def add_root(self, tensor):
@@ -269,6 +287,7 @@ class GraphBuilder:
             entry = nodes[nid] = [node, None]
             k = nid[1:]  # edge and constant ids as _ids.edge_id and constant_id write them
             outputs = []
+            self._find_output(node)
             for nr, ref in enumerate(node._output_refs):
                 tensor = ref() if ref is not None else None
                 if tensor is not None and tensor._creator is node:
@@ -281,6 +300,9 @@ class GraphBuilder:
                               "target": add_tensor(node.variable), "position": None,
                               "input_nr": None})
             next_functions = node.next_functions
+            for child, _ in next_functions:  # (the inputs are found through them)
+                if child is not None:
+                    self._find_output(child)
             inputs = node._input_refs
             for position, (child, input_nr) in enumerate(next_functions):
                 if child is None:

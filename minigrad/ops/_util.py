@@ -2,11 +2,14 @@
 
 import functools
 import numbers
+import sys
 
 import numpy as np
 
 from minigrad import _dtype
+from minigrad.autograd import function as _function
 from minigrad._errstate import QUIET, quiet_var
+from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import inference_blocks as _inference_blocks
 from minigrad.tensor import Size, Tensor
 
@@ -50,28 +53,44 @@ class WrappedNumber(Tensor):
 
     __slots__ = ()
     _wrapped_number = True  # saved_tensors_hooks leave it alone, as PyTorch's do
+    # A float operand's WrappedNumber is made once and shared by the ops that use the float
+    # (``_FLOAT_OPERANDS``), while no observer watches: nothing keeps or changes it (a saved
+    # number is kept as its array; an unpacked one is a new tensor).
+    _shared = False
+    _cast_memo = (None, None)  # (dtype, the array cast to it) of its last use, when shared
 
     def _array_for(self, dtype):
-        """Cast to the gradient's dtype, as the forward cast it (``x * 0.999`` multiplies a
-        float32 ``x`` by float32(0.999)), unless the number is of a higher kind."""
-        data = self._data
-        if data.dtype is dtype:
-            return data
-        casts = _CASTS.get(id(data))  # (_cast, inlined: the cast of a cached number, kept)
-        cast = casts.get(dtype) if casts is not None else None
-        if cast is not None:
-            return cast
-        if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
-                data.dtype.kind, 3):
-            return data
-        return _cast(data, dtype)
+        return number_array_for(self._data, dtype)
+
+
+def number_array_for(data, dtype):
+    """A number's array ``data`` cast to the gradient's dtype, as the forward cast it
+    (``x * 0.999`` multiplies a float32 ``x`` by float32(0.999)), unless the number is of a
+    higher kind."""
+    if data.dtype is dtype:
+        return data
+    casts = _CASTS.get(id(data))  # (_cast, inlined: the cast of a cached number, kept)
+    cast = casts.get(dtype) if casts is not None else None
+    if cast is not None:
+        return cast
+    if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
+            data.dtype.kind, 3):
+        return data
+    return _cast(data, dtype)
+
+
+def wrapped_number(data):
+    """A new WrappedNumber of the 0-d array ``data`` (a saved number, unpacked)."""
+    t = WrappedNumber._make(data)
+    t._vc = _NUMBER_VERSION if not data.flags.writeable else [0]
+    return t
 
 
 # The 0-d arrays of the numbers used as operands, and their casts ({id(array): {dtype: cast}}),
 # made once per number: ``y * 0.999`` in a loop makes neither an array nor a cast per op. The
 # arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
 _NUMBER_ARRAYS = {}
-_FLOAT_ARRAYS = {}  # the floats among them by value alone (a lookup without a key tuple)
+_FLOAT_OPERANDS = {}  # the floats among them by value alone: their shared WrappedNumbers
 _CASTS = {}
 # The version counter of the cached numbers' tensors: their arrays are read-only, so it never
 # moves, and sharing it spares a counter per number saved for backward.
@@ -91,8 +110,6 @@ def _number_array(value):
         if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and value != 0:
             array.flags.writeable = False
             _NUMBER_ARRAYS[key] = array
-            if type(value) is float:
-                _FLOAT_ARRAYS[value] = array
             _CASTS[id(array)] = {}
     return array
 
@@ -112,20 +129,21 @@ def _cast(data, dtype):
 def as_tensor_operand(value, like):
     """Turn a Python number into a WrappedNumber; pass tensors through; ``like`` is the other
     operand (kept for the signature: a number's dtype does not depend on it)."""
-    if isinstance(value, Tensor):
+    if type(value) is float and not _inference_blocks[0] and not _watching[0]:
+        operand = _FLOAT_OPERANDS.get(value)  # the commonest: a float used before
+        if operand is not None:
+            return operand
+    elif isinstance(value, Tensor):
         return value
-    if type(value) is float and not _inference_blocks[0]:  # the commonest: a cached float
-        array = _FLOAT_ARRAYS.get(value)
-        if array is not None:  # (WrappedNumber._make, inlined)
-            t = _new(WrappedNumber)
-            t._data = array
-            t._requires_grad = False
-            t._creator = t._grad = t._base = None
-            t._output_nr = 0
-            t._vc = _NUMBER_VERSION
-            return t
     if isinstance(value, _NUMBERS):
-        return WrappedNumber._make(_number_array(value))  # (cached: found there)
+        array = _number_array(value)  # (cached: found there)
+        operand = WrappedNumber._make(array)
+        if not array.flags.writeable:  # a cached number: its version never moves
+            operand._vc = _NUMBER_VERSION
+            if type(value) is float and not _inference_blocks[0] and not _watching[0]:
+                operand._shared = True
+                _FLOAT_OPERANDS[value] = operand
+        return operand
     if isinstance(value, (list, tuple, np.ndarray)):
         from minigrad.factories import tensor
         return tensor(value)
@@ -148,10 +166,17 @@ def cast_numbers(a, b):
     dtype_a = data_a.dtype
     if dtype_a is data_b.dtype:
         return data_a, data_b, None
-    if type(b) is WrappedNumber:  # x * 0.5 again: the number's cast to x's dtype is kept
-        casts = _CASTS.get(id(data_b))  # (a number is cast only to the dtype of a result)
+    if type(b) is WrappedNumber and type(a) is not WrappedNumber:
+        # x * 0.5 again: the number's cast to x's dtype is kept (a number is cast only to
+        # the dtype of a result): on the shared operand itself for the last dtype, else here
+        memo = b._cast_memo
+        if memo[0] is dtype_a:
+            return data_a, memo[1], dtype_a
+        casts = _CASTS.get(id(data_b))
         cast = casts.get(dtype_a) if casts is not None else None
-        if cast is not None and type(a) is not WrappedNumber:
+        if cast is not None:
+            if b._shared:
+                b._cast_memo = (dtype_a, cast)
             return data_a, cast, dtype_a
     if dtype_a == data_b.dtype:
         return data_a, data_b, None
@@ -339,3 +364,8 @@ def shape_error(op, *shapes, detail=""):
     """The error for operands whose shapes do not fit, naming the op and the shapes."""
     parts = " and ".join(str(list(s)) for s in shapes)
     return RuntimeError(f"{op}: shapes {parts} cannot be used together{detail}")
+
+
+# The lean saved slots of a node (autograd/function.py) keep a number as its array; they
+# unpack it through this module, which imports autograd and so cannot be imported by it.
+_function._numbers = sys.modules[__name__]

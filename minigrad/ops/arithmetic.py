@@ -57,7 +57,7 @@ _OPERAND_TYPES = (Tensor, float, int, numbers.Number, np.bool_)  # (float, int: 
 def _operand(b, a, op):
     """``b`` as the operand ``other`` of ``minigrad.<op>(a, b)``: a tensor or a number; anything
     else is PyTorch's TypeError (``remainder`` has a Tensor and a Number form)."""
-    if not isinstance(b, _OPERAND_TYPES):
+    if type(b) is not float and not isinstance(b, _OPERAND_TYPES):
         if op == "remainder":
             check_overloads(op, (a, b), ("Tensor input, Tensor other, *, Tensor out = None",
                                          "Scalar self, Tensor other",
@@ -87,7 +87,10 @@ def _check_zero_division(a, b, data_b, kind):
 
 
 def _binary(ufunc, a, b, float_result=False):
-    data_a, data_b, dtype = cast_numbers(a, b)
+    if type(b) is WrappedNumber and b._cast_memo[0] is a._data.dtype:  # (cast_numbers' first
+        data_a, data_b, dtype = a._data, b._cast_memo[1], a._data.dtype  # case, inlined)
+    else:
+        data_a, data_b, dtype = cast_numbers(a, b)
     if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype
         dtype = _dtype.default_float.numpy  # from the operands as given: uint8 / -1 is -x
         data_a, data_b = a._data.astype(dtype), b._data.astype(dtype)
