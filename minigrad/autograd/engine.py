@@ -19,8 +19,9 @@ import heapq
 import itertools
 
 from minigrad import grad_mode
+from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import anomaly_mode, observe
-from minigrad.autograd.function import BackwardNode, add_grads
+from minigrad.autograd.function import BackwardNode, add_grads, apply_on_arrays
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
 from minigrad.grad_mode import state
 
@@ -51,7 +52,10 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                retain_graph=keep_graph, create_graph=create_graph)
         notify("dependencies", pass_id=pass_id, counts=dict(dependencies), needed=needed)
 
-    buffers = {graph_root: root_grads}
+    # The gradients of the nodes that wait for more (fan-in) or in the ready heap; the node that
+    # runs next keeps its own in ``single_grads``.
+    buffers = {}
+    waiting = {}  # {node with several edges: how many of them have yet to bring a gradient}
     ready = []
     order = itertools.count()
     journal = _GradJournal()
@@ -67,55 +71,91 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     # do not outlive the pass; the thread's saved_tensors_hooks stack is put back afterwards.
     previous_hooks = state.saved_hooks
     state.saved_hooks = list(previous_hooks)
+    # Without create_graph, a built-in node whose formula also runs on arrays gets the array
+    # of its gradient (``apply_on_arrays``): PyTorch runs every node in the pass's grad mode.
+    on_arrays = not create_graph
+    # NumPy's quiet error state (see minigrad._errstate) is entered before the first such node
+    # and kept while they follow one another; it is left before any other code runs (hooks,
+    # a user's backward, AccumulateGrad, observers: with observers, around each node alone).
+    quiet = None
 
     def make_ready(n):
         heapq.heappush(ready, (-n._seq, next(order), n))
         if notify:
             notify.node_ready(pass_id, n, ready)
 
-    # ``single``: the one ready node, while no other is ready (a chain), kept out of the heap.
-    # Without observers, a node that becomes ready when the queue is empty waits there; a
-    # second ready node sends it to the heap (with the order number it got when it became
-    # ready), so the order is the heap's.
-    single = single_order = None
-    try:
+    # ``single``: the one ready node, while no other is ready (a chain), kept out of the heap
+    # with its gradients. Without observers, a node that becomes ready when the queue is empty
+    # waits there; a second ready node sends it to the heap first, so the order is the heap's.
+    single = single_grads = None
+    if notify:
+        buffers[graph_root] = root_grads
         make_ready(graph_root)
+    else:
+        single, single_grads = graph_root, root_grads
+    try:
         while True:
             if single is not None:
-                node, single = single, None
+                node, grads_in, single = single, single_grads, None
             elif ready:
                 node = heapq.heappop(ready)[2]
+                grads_in = buffers.pop(node)
             else:
                 break
-            grads_in = buffers.pop(node)
             if anomaly:  # nodes created while this one runs get it as metadata["parent_"]
                 state.anomaly_parent = node
             if notify:
                 notify.node_started(pass_id, node, grads_in, ready)
             if needed is not None and not needed[node]:
                 # Only here to capture a gradient of ``inputs``: tensor hooks, then capture.
+                if quiet is not None:
+                    quiet_var.reset(quiet)
+                    quiet = None
                 grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
                 _capture(node, grads_in, captures, captured, notify, pass_id)
                 continue
-            # (Each ``if`` below skips a call that would find nothing to do: most nodes have
-            # no hooks, and only ``autograd.grad`` captures.)
-            is_leaf = isinstance(node, AccumulateGrad)
             if captures:
                 _capture(node, grads_in, captures, captured, notify, pass_id)
-            if is_leaf or node._tensor_pre_hooks or node._retained:
-                grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
-            if node._pre_hooks:
-                grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
-            if is_leaf:
-                journal.remember(node.variable, in_place=not create_graph)
-            grads_out = node.apply(tuple(grads_in))
-            if not node._trusted or anomaly:
+            # (Each ``if`` below skips a call that would find nothing to do: most nodes have
+            # no hooks, and only ``autograd.grad`` captures.)
+            is_leaf = type(node) is AccumulateGrad
+            hooked = is_leaf or node._tensor_pre_hooks or node._retained or node._pre_hooks \
+                or node._post_hooks
+            formula = node._array_formula
+            lean = False  # (True: only a built-in formula ran, no user code but unpack hooks)
+            if hooked:
+                if quiet is not None:  # (user code runs in the user's error state)
+                    quiet_var.reset(quiet)
+                    quiet = None
+                if is_leaf or node._tensor_pre_hooks or node._retained:
+                    grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
+                if node._pre_hooks:
+                    grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)
+                if is_leaf:
+                    journal.remember(node.variable, in_place=not create_graph)
+                grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
+            elif formula is not None and on_arrays and len(grads_in) == 1 \
+                    and grads_in[0] is not None:
+                if quiet is None:
+                    quiet = quiet_var.set(QUIET)
+                grads_out = apply_on_arrays(node, formula, grads_in[0])
+                lean = True
+                if notify:
+                    quiet_var.reset(quiet)
+                    quiet = None
+            else:
+                if quiet is not None:
+                    quiet_var.reset(quiet)
+                    quiet = None
+                grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
+            if not node._trusted or anomaly:  # (untrusted: an unpack hook ran, user code)
                 grads_out = _validate(node, grads_out)
+                lean = False
             if needed is not None and _is_builtin(node):
                 grads_out = _drop_unneeded(node, grads_out, needed, captures)
             if notify:
                 notify.node_ran(pass_id, node, grads_in, grads_out)
-            if node._post_hooks:
+            if not lean and node._post_hooks:  # (user code may have added one)
                 grads_out = _node_post_hooks(node, grads_out, grads_in, notify, pass_id)
             if not keep_graph and node._saved_values:
                 node.release_variables()
@@ -127,37 +167,53 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             for next_node, input_nr, grad in zip(edges, edges, grads_out):
                 if next_node is None:
                     continue
-                pending = dependencies[next_node] = dependencies[next_node] - 1
-                buffer = buffers.get(next_node)
-                if buffer is None:
-                    buffer = buffers[next_node] = [None] * len(next_node._output_meta)
-                if grad is not None:
-                    held = buffer[input_nr]
-                    buffer[input_nr] = grad if held is None else add_grads(held, grad)
-                    if notify and held is not None:
-                        notify.grad_summed(pass_id, next_node, input_nr, node, grad,
-                                           buffer[input_nr], pending)
-                if pending > 0:
-                    continue
-                if needed is None or needed[next_node] or next_node in captures:
-                    if notify:
-                        make_ready(next_node)
-                    elif single is None and not ready:
-                        single, single_order = next_node, next(order)
+                count = dependencies[next_node]  # (the number of its edges: never changed)
+                if count == 1:  # its only edge (a chain): this gradient is all it gets
+                    if len(next_node._output_meta) == 1:
+                        buffer = (grad,)
                     else:
-                        if single is not None:  # a second ready node: both go to the heap
-                            heapq.heappush(ready, (-single._seq, single_order, single))
-                            single = None
-                        heapq.heappush(ready, (-next_node._seq, next(order), next_node))
-                else:  # like PyTorch: a node that does not lead to ``inputs`` is not even queued
-                    del buffers[next_node]
-                    if notify:
-                        notify("node_skipped", pass_id=pass_id, node=next_node)
+                        buffer = [None] * len(next_node._output_meta)
+                        buffer[input_nr] = grad
+                else:  # fan-in: summed in its input buffer until the last edge
+                    pending = waiting[next_node] = waiting.get(next_node, count) - 1
+                    buffer = buffers.get(next_node)
+                    if buffer is None:
+                        buffer = buffers[next_node] = [None] * len(next_node._output_meta)
+                    if grad is not None:
+                        held = buffer[input_nr]
+                        buffer[input_nr] = grad if held is None else add_grads(held, grad)
+                        if notify and held is not None:
+                            notify.grad_summed(pass_id, next_node, input_nr, node, grad,
+                                               buffer[input_nr], pending)
+                    if pending > 0:
+                        continue
+                    del buffers[next_node]  # ready: its gradients travel with it
+                if needed is not None and not (needed[next_node] or next_node in captures):
+                    if notify:  # like PyTorch: a node that does not lead to ``inputs`` is
+                        notify("node_skipped", pass_id=pass_id, node=next_node)  # not queued
+                    continue
+                if notify:
+                    buffers[next_node] = buffer
+                    make_ready(next_node)
+                elif single is None and not ready:
+                    single, single_grads = next_node, buffer
+                else:
+                    if single is not None:  # a second ready node: both go to the heap, in the
+                        heapq.heappush(ready, (-single._seq, next(order), single))  # order
+                        buffers[single] = single_grads  # they became ready
+                        single = None
+                    buffers[next_node] = buffer
+                    heapq.heappush(ready, (-next_node._seq, next(order), next_node))
+        if quiet is not None:
+            quiet_var.reset(quiet)
+            quiet = None
         node = None
         callbacks = state.final_callbacks  # queue_callback: run once the graph is done,
         while callbacks:                   # in the pass's grad mode; they may queue more
             callbacks.pop(0)()
     except BaseException as error:
+        if quiet is not None:
+            quiet_var.reset(quiet)
         journal.rollback()
         if notify:
             notify("error", pass_id=pass_id, node=node, error=error, message=str(error))

@@ -267,18 +267,28 @@ class _BuiltinNode(BackwardNode):
     Without ``create_graph`` (grad mode off), the ``backward`` of an op that declares
     ``array_backward`` runs on NumPy arrays: the same formula, with the gradient and the saved
     tensors as arrays (a saved number cast to the gradient's dtype, as the op's forward casts
-    it), and each result cast to the dtype of the input it is for.
+    it), and each result cast to the dtype of the input it is for (``apply_on_arrays``).
     """
 
     _trusted = True
     _mixed = True  # an input that requires grad has another dtype than the output (set on link)
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # The formula the engine may run on arrays (without create_graph): the op's backward.
+        if cls._forward_cls.array_backward:
+            cls._array_formula = staticmethod(cls._forward_cls.backward)
+
     def apply(self, grad_outputs):
         if len(grad_outputs) == 1:
             grad = grad_outputs[0]
-            if grad is not None and self._forward_cls.array_backward and \
-                    not state.grad_enabled:
-                return self._apply_on_arrays(grad._data, grad)
+            formula = self._array_formula
+            if grad is not None and formula is not None and not state.grad_enabled:
+                token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
+                try:
+                    return apply_on_arrays(self, formula, grad)
+                finally:
+                    quiet_var.reset(token)
             missing = grad is None
         else:
             missing = _contains(grad_outputs, None)
@@ -297,42 +307,50 @@ class _BuiltinNode(BackwardNode):
             return _cast_grads(self, grads)
         return grads
 
-    def _apply_on_arrays(self, grad, grad_tensor):
-        self._array_dtype = dtype = grad.dtype
-        token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
-        try:
-            grads = self._forward_cls.backward(self, grad)
-        finally:
-            self._array_dtype = None
-            quiet_var.reset(token)
-        if type(grads) is not tuple:
-            grads = (grads,)
-        needs, mixed = self.needs_input_grad, self._mixed
-        result = []
-        for k, i in enumerate(self._tensor_positions):
-            g = grads[i] if needs[i] else None
-            if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
-                g = grad_tensor
-            elif g is not None:
-                if type(g) is not np.ndarray:  # a NumPy scalar
-                    g = np.asarray(g)
-                if mixed or (g.dtype is not dtype and g.dtype != dtype):
-                    node, input_nr = self._edges[2 * k], self._edges[2 * k + 1]
-                    want = node._output_meta[input_nr][1] if node is not None else None
-                    if want is not None and g.dtype is not want and g.dtype != want:
-                        g = g.astype(want)
-                t = _new(_node._Tensor)  # (Tensor._make, inlined)
-                t._data, t._requires_grad, t._creator = g, False, None
-                t._output_nr, t._grad, t._base = 0, None, None
-                if inference_blocks[0] and state.inference:
-                    t._inference = True
-                if g.nbytes >= _STEAL_BYTES and g is not grad:
-                    to = self._edges[2 * k]
-                    if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
-                        to._fresh = (state.backward_pass, weakref.ref(g))
-                g = t
-            result.append(g)
-        return tuple(result)
+
+def apply_on_arrays(node, formula, grad_tensor):
+    """``node.apply((grad_tensor,))`` on arrays: ``formula`` (the op's backward) gets the array
+    of the gradient and reads the saved tensors as arrays; each gradient it returns becomes a
+    tensor again. The caller has made NumPy quiet (the engine keeps it so over a run of such
+    nodes)."""
+    grad = grad_tensor._data
+    node._array_dtype = dtype = grad.dtype  # (what ctx.saved_tensors looks at)
+    try:
+        grads = formula(node, grad)
+    finally:
+        node._array_dtype = None
+    if type(grads) is not tuple:
+        grads = (grads,)
+    needs, mixed = node.needs_input_grad, node._mixed
+    result = []
+    k = -2  # (the edge of the k-th tensor argument: node._edges[2k], [2k + 1])
+    for i in node._tensor_positions:
+        k += 2
+        g = grads[i]
+        if g is None or not needs[i]:
+            result.append(None)
+            continue
+        if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
+            result.append(grad_tensor)
+            continue
+        if type(g) is not np.ndarray:  # a NumPy scalar
+            g = np.asarray(g)
+        if mixed or (g.dtype is not dtype and g.dtype != dtype):
+            to, input_nr = node._edges[k], node._edges[k + 1]
+            want = to._output_meta[input_nr][1] if to is not None else None
+            if want is not None and g.dtype is not want and g.dtype != want:
+                g = g.astype(want)
+        t = _new(_node._Tensor)  # (Tensor._make, inlined)
+        t._data, t._requires_grad, t._creator = g, False, None
+        t._output_nr, t._grad, t._base = 0, None, None
+        if inference_blocks[0] and state.inference:
+            t._inference = True
+        if g.nbytes >= _STEAL_BYTES and g is not grad:
+            to = node._edges[k]
+            if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
+                to._fresh = (state.backward_pass, weakref.ref(g))
+        result.append(t)
+    return tuple(result)
 
 
 def _cast_grads(node, grads):

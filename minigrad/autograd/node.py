@@ -239,6 +239,7 @@ class Node:
 
     sequence_nr = None  # class-level override: AccumulateGrad always runs as soon as it is ready
     _trusted = False    # True: apply() returns gradients the engine need not check
+    _array_formula = None  # a backward formula the engine may run on arrays (_BuiltinNode)
 
     # Five fields every node sets when it is made, in slots (fast, and never in a dict that
     # CPython 3.11 may build per node once a class has had many instances):
@@ -556,7 +557,7 @@ def _accumulate(held, grad, node=None):
 
 def _stealable(node, data):
     """Whether ``.grad`` may take ``data``, an array a backward on arrays made for ``node``
-    alone (``_BuiltinNode._apply_on_arrays``): it owns its memory, may be written, only the
+    alone (``function.apply_on_arrays``): it owns its memory, may be written, only the
     gradient tensor holds it (the four references: that tensor, ``data`` here and in the
     caller, getrefcount's argument), and no hook or observer can have kept that tensor."""
     return (data.base is None and data.flags.writeable and sys.getrefcount(data) <= 4

@@ -261,7 +261,9 @@ def check_overloads(op, args, forms=("Tensor other", "Number other"), tensor_fir
 def sum_to(grad, shape):
     """Sum ``grad`` (a tensor, or an array in a backward on arrays) down to ``shape``: the
     backward of an implicit broadcast."""
-    if not isinstance(grad, Tensor):  # an array, or the NumPy scalar of a 0-d result
+    if type(grad) is np.ndarray:  # (first: a backward on arrays, the common case)
+        return grad if grad.shape == shape else _sum_array_to(grad, shape)
+    if not isinstance(grad, Tensor):  # the NumPy scalar of a 0-d result
         grad = np.asarray(grad)
         return grad if grad.shape == shape else _sum_array_to(grad, shape)
     if grad._data.shape == shape:

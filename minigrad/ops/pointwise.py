@@ -260,8 +260,9 @@ class ThresholdBackward(_Op):
 
     @staticmethod
     def compute(g, y):  # on arrays (see apply_op)
-        # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch
-        return np.where(y <= 0, 0, g).astype(g.dtype, copy=False)
+        # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch. (A zero of g's
+        # dtype: where() then computes in that dtype, with no cast after.)
+        return np.where(y <= 0, g.dtype.type(0), g)
 
     @staticmethod
     def backward(ctx, grad):
