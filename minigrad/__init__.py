@@ -137,3 +137,18 @@ def _add_out_arguments():
 
 
 _add_out_arguments()
+
+
+
+def _add_saved_values():
+    """``grad_fn._saved_<name>`` for the non-tensor values the built-in ops keep (each op's
+    module was read when the op was made; now whole, read again for helpers made after)."""
+    import sys
+
+    from minigrad.autograd.function import add_saved_values
+    for name, module in list(sys.modules.items()):
+        if name.startswith(("minigrad.ops", "minigrad.nn")) and module:
+            add_saved_values([vars(module)], name)
+
+
+_add_saved_values()

@@ -426,3 +426,17 @@ def test_a_shared_float_operand_is_never_changed_by_what_a_user_does_with_a_save
     assert again.grad_fn._saved_other.grad is None
     again.sum().backward()
     assert x.grad.tolist() == [0.5, 0.5]
+
+
+def test_built_in_nodes_have_no_getattr_hook():
+    """Issue 14: a ``__getattr__`` anywhere in a class's MRO turns off CPython's fast attribute
+    reads for every instance; ``_saved_<name>`` are properties instead, and still read as
+    PyTorch's (a tensor slot, a non-tensor value, and a name a node does not have)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = minigrad.add(x * x, x, alpha=2)
+    for node in (y.grad_fn, y.grad_fn.next_functions[0][0]):
+        assert not any("__getattr__" in vars(k) for k in type(node).__mro__)
+    assert y.grad_fn._saved_alpha == 2
+    assert y.grad_fn.next_functions[0][0]._saved_self is x
+    with pytest.raises(AttributeError, match="_saved_kernel_size"):
+        y.grad_fn._saved_kernel_size

@@ -16,6 +16,8 @@ The node *is* the ``ctx`` that ``forward`` saw: what ``forward`` saves, ``backwa
 """
 
 import functools
+import sys
+import types
 import warnings
 import weakref
 
@@ -142,9 +144,6 @@ class BackwardNode(FunctionCtx, Node):
             _check_user_grads(self, grads)
         return tuple([grads[i] if needs[i] else None for i in self._tensor_positions])
 
-    def __getattr__(self, name):
-        return Node.__getattr__(self, name)
-
     def __repr__(self):
         if issubclass(self._forward_cls, _Op):
             return Node.__repr__(self)
@@ -181,8 +180,13 @@ class Function:
         name = cls.__dict__.get("node_name") or f"{cls.__name__}Backward"
         cls._backward_cls = type(name, (cls._node_base or BackwardNode,), {
             "_forward_cls": cls, "_saved_as": tuple(cls.saved_names),
-            "__module__": cls.__module__, "__qualname__": name})
-        if not cls._forward_on_arrays:  # a user's Function: PyTorch's full contract
+            "__module__": cls.__module__, "__qualname__": name,
+            **_saved_slot_properties(cls.saved_names)})
+        if cls._forward_on_arrays:  # a built-in op: its values as ``_saved_<name>``
+            module = sys.modules.get(cls.__module__)
+            add_saved_values([vars(module) if module else {}, {cls.__name__: cls}],
+                             cls.__module__)
+        else:  # a user's Function: PyTorch's full contract
             cls._backward_cls.apply = _user_function.node_apply
             cls._backward_cls._raw_saved_tensors = property(_user_function.raw_saved_tensors)
             if cls.clear_saved_tensors_on_access:  # (a property of its own: no cost elsewhere)
@@ -257,6 +261,76 @@ class Function:
     _forward_on_arrays = False
     is_view = False      # outputs share memory and the version counter with the first input
     multi_output_view = False  # returns several views (split, unbind): none may change in place
+
+
+def _saved_slot_properties(names):
+    """``node._saved_<name>`` and ``node._raw_saved_<name>`` for each saved tensor's name: the
+    tensor, unpacked, and its SavedTensor. (Properties, not ``__getattr__``: a class with a
+    ``__getattr__`` loses CPython's fast reads of every attribute of its instances.)"""
+    properties = {}
+    for index, name in enumerate(names):
+        properties[f"_saved_{name}"] = property(functools.partial(_saved_slot, index, name))
+        properties[f"_raw_saved_{name}"] = property(functools.partial(_raw_saved_slot, index))
+    return properties
+
+
+def _saved_slot(index, name, node):
+    saved = node._saved
+    if saved is None:  # nothing saved: a value the forward kept under that name, if any
+        return _saved_value(name, node)
+    slot = saved[index]
+    return None if slot is None else slot.unpack(node)
+
+
+def _raw_saved_slot(index, node):
+    saved = node._saved
+    if saved is None:
+        raise AttributeError(f"'{type(node).__name__}' object has no attribute "
+                             f"'_raw_saved_{node._saved_as[index]}'")
+    return saved[index]
+
+
+def _saved_value(name, node):
+    """``node._saved_<name>``: what the op's forward kept as ``ctx.<name>`` (PyTorch's saved
+    values that are not tensors: ``_saved_alpha``, ``_saved_dim``...)."""
+    try:
+        return node.__dict__[name]
+    except KeyError:
+        raise AttributeError(f"'{type(node).__name__}' object has no attribute "
+                             f"'_saved_{name}'") from None
+
+
+def add_saved_values(namespaces, module_name):
+    """Give the built-in nodes a ``_saved_<name>`` property for every name that the code in
+    ``namespaces`` (a module's or a class's dict, of module ``module_name``) uses as an
+    attribute or has as a string: a superset of what the ops keep on ``ctx``. A name a node does not have raises
+    AttributeError, as any missing attribute."""
+    names, stack = set(), []
+    for namespace in namespaces:
+        for value in list(namespace.values()):
+            if getattr(value, "__module__", None) != module_name:
+                continue  # (imported from elsewhere)
+            members = list(vars(value).values()) if isinstance(value, type) else (value,)
+            for member in members:
+                code = getattr(getattr(member, "__func__", member), "__code__", None)
+                if isinstance(code, types.CodeType) and code not in _scanned:
+                    stack.append(code)
+    while stack:
+        code = stack.pop()
+        _scanned.add(code)
+        names.update(n for n in code.co_names if not n.startswith("_"))
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                stack.append(const)
+            elif isinstance(const, str) and const.isidentifier() and const[0] != "_":
+                names.add(const)  # (a name given to setattr)
+    for name in names:
+        key = f"_saved_{name}"
+        if not hasattr(_BuiltinNode, key):  # (not over minigrad's own _saved_as...)
+            setattr(_BuiltinNode, key, property(functools.partial(_saved_value, name)))
+
+
+_scanned = set()  # the code objects add_saved_values has read
 
 
 class _BuiltinNode(BackwardNode):

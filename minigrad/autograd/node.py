@@ -434,21 +434,6 @@ class Node:
                 if saved is not None:
                     saved.release()
 
-    def __getattr__(self, name):
-        for prefix in ("_saved_", "_raw_saved_"):
-            if not name.startswith(prefix):
-                continue
-            key = name[len(prefix):]
-            names = self._saved_names()
-            if key in names and self._saved is not None:
-                saved = self._saved[names.index(key)]
-                if saved is None or prefix == "_raw_saved_":
-                    return saved
-                return saved.unpack(self)
-            if prefix == "_saved_" and key in self.__dict__:
-                return self.__dict__[key]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-
     def __dir__(self):
         saved = [f"_saved_{n}" for n in self._saved_names()]
         saved += [f"_raw_saved_{n}" for n in self._saved_names()]
