@@ -439,4 +439,4 @@ def test_built_in_nodes_have_no_getattr_hook():
     assert y.grad_fn._saved_alpha == 2
     assert y.grad_fn.next_functions[0][0]._saved_self is x
     with pytest.raises(AttributeError, match="_saved_kernel_size"):
-        y.grad_fn._saved_kernel_size
+        _ = y.grad_fn._saved_kernel_size

@@ -303,8 +303,8 @@ def _saved_value(name, node):
 def add_saved_values(namespaces, module_name):
     """Give the built-in nodes a ``_saved_<name>`` property for every name that the code in
     ``namespaces`` (a module's or a class's dict, of module ``module_name``) uses as an
-    attribute or has as a string: a superset of what the ops keep on ``ctx``. A name a node does not have raises
-    AttributeError, as any missing attribute."""
+    attribute or has as a string: a superset of what the ops keep on ``ctx``. A name a node
+    does not have raises AttributeError, as any missing attribute."""
     names, stack = set(), []
     for namespace in namespaces:
         for value in list(namespace.values()):
