@@ -7,6 +7,7 @@ recording ended. Nothing here keeps a tensor or a node alive.
 """
 
 import bisect
+import operator
 import os
 import sys
 import warnings
@@ -29,19 +30,16 @@ VALUE_FIELDS = frozenset({"grads", "grad", "grad_in", "grad_out", "grads_in", "g
                           "grad_inputs", "grad_outputs", "result", "before", "after", "total"})
 _NODE_FIELDS = frozenset({"node", "sender", "graph_root"})
 
-# The fields of the events stored as tuples ``(kind, pass, *fields)`` (see
-# EventCollector.node_ready); their ``i`` is their place in the list. A field of _SEQUENCES
-# that holds one item is stored as the item itself.
+# The keys of the events stored as tuples (see EventCollector.node_ready).
 COMPACT = {
-    "node_created": ("node", "outputs", "values"),
-    "grad_accumulated": ("node", "tensor", "before", "after"),
-    "node_ready": ("node", "at"),
-    "node_started": ("node", "grads"),
-    "node_ran": ("node", "grads_in", "grads_out"),
-    "grad_summed": ("node", "index", "sender", "grad", "total", "pending"),
-    "saved_released": ("node", "names"),
+    "node_created": ("kind", "i", "pass", "node", "outputs", "values"),
+    "grad_accumulated": ("kind", "i", "pass", "node", "tensor", "before", "after"),
+    "node_ready": ("kind", "i", "pass", "node", "at"),
+    "node_started": ("kind", "i", "pass", "node", "grads"),
+    "node_ran": ("kind", "i", "pass", "node", "grads_in", "grads_out"),
+    "grad_summed": ("kind", "i", "pass", "node", "index", "sender", "grad", "total", "pending"),
+    "saved_released": ("kind", "i", "pass", "node", "names"),
 }
-_SEQUENCES = frozenset({"outputs", "values", "grads", "grads_in", "grads_out"})
 
 
 class RecordingTruncated(UserWarning):
@@ -59,8 +57,7 @@ class EventCollector(observe.Emitter):
 
     def __init__(self, full_limit, max_events, max_bytes):
         self.values = ValueTable(full_limit)
-        self._log = []            # the events, flat (see events)
-        self._count = 0           # how many events
+        self.events = []
         self.max_events, self.max_bytes = max_events, max_bytes
         self.nbytes = 0
         self._next_check = 0  # the caps are checked at the first event
@@ -73,8 +70,6 @@ class EventCollector(observe.Emitter):
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
-        self._copy_limit, self._add_large = self.values.copy_limit, self.values.add_large
-        self._add_key, self._add_copy = self.values.add_key, self.values.add_copy
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
         self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
         self._ready_order = 0     # counts the node_ready events down: ties run in their order
@@ -95,7 +90,7 @@ class EventCollector(observe.Emitter):
 
     def _check_caps(self):
         """Every few hundred events: stop when a cap is reached."""
-        count = self._count
+        count = len(self.events)
         self.nbytes = 240 * count  # an event with its small tuples, roughly
         size = self.nbytes + self.values.nbytes
         if count >= self.max_events:
@@ -115,7 +110,7 @@ class EventCollector(observe.Emitter):
 
     def _convert_event(self, kind, fields):
         """Any event: each field converted by its name (see ``_convert``)."""
-        event = {"i": self._count, "kind": kind, "pass": self._pass(kind, fields)}
+        event = {"i": len(self.events), "kind": kind, "pass": self._pass(kind, fields)}
         for name, value in fields.items():
             if name != "pass_id":
                 event[name] = self._convert(name, value)
@@ -127,7 +122,7 @@ class EventCollector(observe.Emitter):
     # The frequent events, converted without the generic machinery. The engine sends them
     # positionally through the methods below (see ``observe.Emitter``); when another observer
     # shares the pass they come through ``__call__`` as keywords (``_FROM_KEYWORDS``). They are
-    # stored as tuples ``(kind, pass, *fields in COMPACT[kind] order)``: a tuple of plain
+    # stored as tuples ``(kind, i, pass, *fields in COMPACT[kind] order)``: a tuple of plain
     # values soon leaves the garbage collector's watch, a dict only at a full collection, and
     # a hundred thousand watched dicts make those collections frequent. ``plain_events()``
     # turns them into dicts.
@@ -135,155 +130,104 @@ class EventCollector(observe.Emitter):
     # ``nid`` names the nodes: the collector walked the whole graph of a pass it saw start
     # (``backward_started``), so there a node's id is simply its ``_uid``.
     #
-    # The ready queue is stored as its changes, so that recording and reading stay linear in
-    # the number of events however long the queue grows: ``node_ready`` gives the position
-    # ``at`` which the node joins the queue (found by keeping the queue's sort keys, the
-    # engine's ``(-sequence number, order)`` negated, in reverse), and ``node_started`` always
-    # takes the head. While recording, ``node_ready`` keeps only the node's sequence number;
-    # ``plain_events`` replays the queue to find ``at`` (see ``_join``).
+    # The ready queue is stored as its changes, so that recording stays linear in the number
+    # of events however long the queue grows: ``node_ready`` keeps the position ``at`` which
+    # the node joins the queue (the collector keeps the queue's sort keys, the engine's
+    # ``(-sequence number, order)`` negated, in reverse, to find it), and ``node_started``
+    # always takes the head.
     def node_created(self, node, outputs):
         if self.truncated:
             return
-        single = len(outputs) == 1
+        tensor = self.tensor
         try:
-            if single:  # (self.tensor, inlined)
-                out = outputs[0]
-                tid = out._uid
-                if tid is None:
-                    tid = tensor_id(out)
-                    self.tensor_refs[tid] = _weakref(out)
-                elif tid not in self.tensor_refs:
-                    self.tensor_refs[tid] = _weakref(out)
-                tids = tid  # (one output: the id itself, see plain_events)
-            else:
-                tensor = self.tensor
-                tids = tuple([tensor(t) for t in outputs])
+            tids = tuple([tensor(t) for t in outputs])
         except AttributeError:  # a user's Function returned something else than tensors
             self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
             return
         nid = node._uid
-        structures = self.structures
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
+            structures = self.structures
             nid = node_id(node)
             structures[nid] = structure_of(node, nid)
-            # Its inputs' nodes not seen yet (leaves' AccumulateGrad), remembered in the order
-            # self.node's stack takes them.
             edges = node._edges
-            if len(edges) == 2:
-                child = edges[0]
+            for k in range(len(edges) - 2, -1, -2):  # (in the order self.node's stack takes)
+                child = edges[k]
                 if child is not None and child._uid not in structures:
                     self.node(child)
-            else:
-                for k in range(len(edges) - 2, -1, -2):
-                    child = edges[k]
-                    if child is not None and child._uid not in structures:
-                        self.node(child)
-        elif nid is None or nid not in structures:
+        elif nid is None or nid not in self.structures:
             nid = self.node(node)
-        if single:  # (values.add, inlined)
-            array = out._data
-            size = array.size
-            if size <= self._full_limit:
-                key = (array.dtype, array.shape, array.tobytes())
-                ref = self._index.get(key)
-                values = self._add_key(key, array.nbytes) if ref is None else ref
-            else:
-                values = self._add_copy(array) if size <= self._copy_limit else \
-                    self._add_large(array)
-        else:
-            add = self.values.add
-            values = tuple([add(t) for t in outputs])
         pass_id = state.backward_pass
-        self._log += ("node_created",
-                      None if pass_id is None else self.passes.get(pass_id), nid, tids, values)
-        self._count = count = self._count + 1
-        if count >= self._next_check:
-            self._check_caps()
+        add = self.values.add
+        self._store(("node_created", len(self.events),
+                     None if pass_id is None else self.passes.get(pass_id), nid,
+                     tids, (add(outputs[0]),) if len(outputs) == 1 else
+                     tuple([add(t) for t in outputs])))
 
     def node_ready(self, pass_id, node, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            if number is not None:  # its place in the queue is worked out when read
-                self._log += ("node_ready", number, node._uid, node._seq)
-            else:
-                self._log += ("node_ready", None, self._nid(node), self._place(pass_id, node))
-            self._count = count = self._count + 1
-            if count >= self._next_check:
-                self._check_caps()
-
-    def _place(self, pass_id, node):
-        """``at`` of a ``node_ready`` in a pass that started before the recording (see
-        ``plain_events`` for the others)."""
-        keys = self._queues.get(pass_id)
-        if keys is None:
-            keys = self._queues[pass_id] = []
-        self._ready_order -= 1
-        return _join(keys, node._seq, self._ready_order)
+            nid = _uid if number is not None else self._nid
+            keys = self._queues.get(pass_id)
+            if keys is None:
+                keys = self._queues[pass_id] = []
+            self._ready_order -= 1
+            # Kept in reverse run order, the head last: a node joins, and the head leaves, at
+            # the end of the list in the common cases (no shifting of a long queue). A key is
+            # one int (sequence number, then the order of readiness, later ones first): no
+            # tuple per node for the garbage collector to watch.
+            key = (node._seq << 64) + _ORDER_BASE + self._ready_order
+            at = bisect.bisect(keys, key)
+            keys.insert(at, key)
+            self._store(("node_ready", len(self.events), number, nid(node), len(keys) - 1 - at))
 
     def node_started(self, pass_id, node, grads, ready):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            if number is None:
-                keys = self._queues.get(pass_id)
-                if keys:
-                    keys.pop()  # the engine runs the head of its queue
+            nid = _uid if number is not None else self._nid
+            keys = self._queues.get(pass_id)
+            if keys:
+                keys.pop()  # the engine runs the head of its queue
             refs = self._refs(grads)
             self._started = (grads, refs)
-            self._log += ("node_started", number,
-                           node._uid if number is not None else self._nid(node), refs)
-            self._count = count = self._count + 1
-            if count >= self._next_check:
-                self._check_caps()
+            self._store(("node_started", len(self.events), number, nid(node), refs))
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
         if not self.truncated:
             number = self.passes.get(pass_id)
+            nid = _uid if number is not None else self._nid
             started = self._started
             # The gradients it was started with, unless hooks replaced them (a new list) or a
             # node pre-hook or a user's backward may have changed them in place.
             refs_in = started[1] if started[0] is grads_in and node._trusted and \
                 not node._pre_hooks else self._refs(grads_in)
             self._started = _NOT_STARTED
-            key = node._uid if number is not None else self._nid(node)
-            operands = self.operands
-            if key not in operands:  # the numbers of its chain rule, before release
+            key = nid(node)
+            if key not in self.operands:  # the numbers of its chain rule, before release
                 formula = formula_of(node)
-                operands[key] = (formula, operands_of(node, self._full_limit, self.values),
-                                 self._operand_ids(node)) if formula else _NO_OPERANDS
+                self.operands[key] = (formula, operands_of(node, self._full_limit, self.values),
+                                      self._operand_ids(node)) if formula else _NO_OPERANDS
             if self._recent:
                 self._recent.clear()  # keep what this node sends, for the events that follow
-            self._log += ("node_ran", number, key, refs_in,
-                           self._refs(grads_out))
-            self._count = count = self._count + 1
-            if count >= self._next_check:
-                self._check_caps()
+            self._store(("node_ran", len(self.events), number, key, refs_in,
+                         self._refs(grads_out)))
 
     def _operand_ids(self, node):
         """``{saved name: tensor id}`` of ``operand_tensors(node)``, for a node with a formula."""
         saved, ids = node._saved, {}
         if saved:
-            refs = self.tensor_refs
+            tensor = self.tensor
             for name, slot in zip(node._saved_names(), saved):
-                if slot is not None:
-                    t = slot.tensor
-                    if t is not None:  # (self.tensor, inlined)
-                        tid = t._uid
-                        ids[name] = tid if tid is not None and tid in refs else self.tensor(t)
+                if slot is not None and slot.tensor is not None:
+                    ids[name] = tensor(slot.tensor)
         return ids
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
         if not self.truncated:
             number = self.passes.get(pass_id)
-            if number is not None:
-                nid, sid = node._uid, sender._uid
-            else:
-                nid, sid = self._nid(node), self._nid(sender)
+            nid = _uid if number is not None else self._nid
             add = self._grad_value
-            self._log += ("grad_summed", number, nid, index, sid, add(grad),
-                           add(total), pending)
-            self._count = count = self._count + 1
-            if count >= self._next_check:
-                self._check_caps()
+            self._store(("grad_summed", len(self.events), number, nid(node), index, nid(sender),
+                         add(grad), add(total), pending))
 
     def saved_released(self, pass_id, node, names=None):
         if not self.truncated:
@@ -291,56 +235,19 @@ class EventCollector(observe.Emitter):
             nid = node._uid if number is not None else self._nid(node)
             names = node._saved_names() if names is None else names
             saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
-            if None in saved:
-                names = tuple(n for k, n in enumerate(names)
-                              if k >= len(saved) or saved[k] is not None)
-            elif type(names) is not tuple:
-                names = tuple(names)
-            self.released[nid] = names
-            self._store(("saved_released", number, nid, names))
+            names = self.released[nid] = tuple(
+                n for k, n in enumerate(names) if k >= len(saved) or saved[k] is not None)
+            self._store(("saved_released", len(self.events), number, nid, names))
 
     def _store(self, event):
-        """Keep an event: a compact tuple ``(kind, pass, *fields)`` (see ``COMPACT``) or a
-        dict. The log is flat: a tuple's items go into it one by one, so that the garbage
-        collector has no tuple per event to count (see ``events``)."""
-        if type(event) is tuple:
-            self._log += event
-        else:
-            self._log.append(event)
-        self._count = count = self._count + 1
-        if count >= self._next_check:
+        events = self.events
+        events.append(event)
+        if len(events) >= self._next_check:
             self._check_caps()
-
-    @property
-    def events(self):
-        """The events so far, in order: compact tuples (see ``COMPACT``) and dicts."""
-        log, events, k = self._log, [], 0
-        while k < len(log):
-            item = log[k]
-            if type(item) is str:  # the kind of a compact event, then its pass and fields
-                end = k + 2 + len(COMPACT[item])
-                events.append(tuple(log[k:end]))
-                k = end
-            else:
-                events.append(item)
-                k += 1
-        return events
 
     def _refs(self, grads):
         """The value references of a node's gradients (``_grad_value``, the lookup of a small
-        array inlined: most gradients are small, and most were seen before); of one gradient,
-        its reference itself (``plain_events`` makes it a tuple: no tuple per event for the
-        garbage collector to count)."""
-        if len(grads) == 1:
-            grad = grads[0]
-            if grad is None:
-                return None
-            array = grad._data
-            if array.size <= self._full_limit:
-                key = (array.dtype, array.shape, array.tobytes())
-                ref = self._index.get(key)
-                return self._add_key(key, array.nbytes) if ref is None else ref
-            return self._grad_value(grad)
+        array inlined: most gradients are small, and most were seen before)."""
         index, limit, refs = self._index, self._full_limit, []
         for grad in grads:
             if grad is None:
@@ -348,9 +255,8 @@ class EventCollector(observe.Emitter):
                 continue
             array = grad._data
             if array.size <= limit:
-                key = (array.dtype, array.shape, array.tobytes())
-                ref = index.get(key)
-                refs.append(self._add_key(key, array.nbytes) if ref is None else ref)
+                ref = index.get((array.dtype, array.shape, array.tobytes()))
+                refs.append(self._add_small(array) if ref is None else ref)
             else:
                 refs.append(self._grad_value(grad))
         return tuple(refs)
@@ -358,7 +264,7 @@ class EventCollector(observe.Emitter):
     def _grad_accumulated(self, f):
         """``grad_accumulated``, stored as a tuple (see ``COMPACT``)."""
         pass_id, add = f["pass_id"], self.values.add
-        self._store(("grad_accumulated",
+        self._store(("grad_accumulated", len(self.events),
                      None if pass_id is None else self.passes.get(pass_id), self._nid(f["node"]),
                      self.tensor(f["tensor"]), add(f["before"]), add(f["after"])))
 
@@ -393,7 +299,7 @@ class EventCollector(observe.Emitter):
                         grads[tensor(t)] = add(t._grad)
         if f["needed"] is not None:
             needed = {nid(n): bool(v) for n, v in f["needed"].items()}
-        return {"i": self._count, "kind": "dependencies",
+        return {"i": len(self.events), "kind": "dependencies",
                 "pass": self.passes.get(f["pass_id"]), "counts": counts, "needed": needed,
                 "tensor_grads": grads}
 
@@ -405,17 +311,14 @@ class EventCollector(observe.Emitter):
         if grad is None:
             return None
         array = grad._data
-        size = array.size
-        if size <= self._full_limit:
-            key = (array.dtype, array.shape, array.tobytes())
-            ref = self._index.get(key)
-            return self._add_key(key, array.nbytes) if ref is None else ref
+        if array.size <= self._full_limit:
+            return self._add_small(array)
         seen = self._recent.get(id(grad))
         # (the version read without making a counter: a tensor with none was never changed)
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        ref = self._add_copy(array) if size <= self._copy_limit else self._add_large(array)
+        ref = self.values.add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 
@@ -427,8 +330,7 @@ class EventCollector(observe.Emitter):
         """Stop recording for good: detach, warn, and end the events with ``truncated``."""
         self.detach()
         self.truncated = True
-        self._count += 1
-        self._log.append({"i": self._count - 1, "kind": "truncated", "pass": None,
+        self.events.append({"i": len(self.events), "kind": "truncated", "pass": None,
                             "reason": reason})
         warnings.warn(f"minigrad.graph.record() stopped recording: {reason}. The events so "
                       "far are kept and the program runs on; record a smaller graph, or pass "
@@ -551,7 +453,7 @@ _FROM_KEYWORDS = {
 }
 
 
-_weakref = weakref.ref
+_uid = operator.attrgetter("_uid")
 _ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
 _NOT_STARTED = (None, None)
@@ -559,118 +461,55 @@ _NO_VERSION = (0,)
 
 
 def plain_events(events):
-    """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place.
-
-    A ``node_ready`` of a pass seen from its start holds the node's sequence number: its
-    place ``at`` in the queue is found here, replaying each pass's queue."""
-    queues, order = {}, 0  # pass number -> queue keys (see _join); the order of readiness
+    """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place."""
     for i, event in enumerate(events):
         if type(event) is tuple:
-            number = event[1]
-            if number is not None:
-                if event[0] == "node_ready":
-                    keys = queues.get(number)
-                    if keys is None:
-                        keys = queues[number] = []
-                    order -= 1
-                    event = (*event[:3], _join(keys, event[3], order))
-                elif event[0] == "node_started":
-                    keys = queues.get(number)
-                    if keys:
-                        keys.pop()
-            plain = {"i": i, "kind": event[0], "pass": number}
-            for k, key in enumerate(COMPACT[event[0]], 2):
-                value = event[k]
-                if key in _SEQUENCES and type(value) is not tuple:  # one output or gradient
-                    value = (value,)
-                plain[key] = value
+            keys = COMPACT[event[0]]
+            plain = {"i": event[1], "kind": event[0], "pass": event[2]}
+            for k in range(3, len(keys)):
+                plain[keys[k]] = event[k]
             events[i] = plain
     return events
-
-
-def _join(keys, seq, order):
-    """Put a ready node in a queue's sort keys; return its place, counted from the head.
-
-    ``keys`` are kept in reverse run order, the head last: a node joins, and the head leaves,
-    at the end of the list in the common cases (no shifting of a long queue). A key is one int
-    (sequence number, then ``order``, a count down of readiness: later ones first), not a
-    tuple per node for the garbage collector to watch."""
-    key = (seq << 64) + _ORDER_BASE + order
-    if not keys or key >= keys[-1]:  # the new head, or the only node (most often)
-        keys.append(key)
-        return 0
-    at = bisect.bisect(keys, key)
-    keys.insert(at, key)
-    return len(keys) - 1 - at
 
 
 def structure_of(node, nid):
     """What never changes about node ``nid``, kept in case it dies before the recording ends.
 
     A flat tuple: the values of ``node_structure(node)`` in the order of ``STRUCTURE_KEYS``,
-    then the names of its saved tensors, then the ids of the tensors its saved slots hold,
-    then ``target id, input_nr, target id, input_nr, ...`` for its edges. Only plain values
+    then the names of its saved tensors, then ``(target id, input_nr, target id, input_nr,
+    ...)`` for its edges, then the ids of the tensors its saved slots hold. Only plain values
     and tuples of them, one level deep: the garbage collector stops watching such a tuple at
     its first or second collection, so ten thousand of them do not make full collections
     come sooner.
     """
     cls = type(node)
-    about = _CLASSES.get(cls)
-    if about is None:
-        about = _CLASSES[cls] = (cls.__name__, "accumulate" if cls is AccumulateGrad else
-                                 "root" if cls is GraphRoot else "function")
-    variable = tensor_id(node.variable) if cls is AccumulateGrad else None
-    # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
-    # ``next_functions`` would leave a tuple of pairs on every node. One and two edges, the
-    # commonest, are unrolled.)
-    edges = node._edges
-    if len(edges) == 4:
-        a, a_nr, b, b_nr = edges
-        next_ = (a if a is None else a._uid or node_id(a), a_nr,
-                 b if b is None else b._uid or node_id(b), b_nr)
-    elif len(edges) == 2:
-        a, a_nr = edges
-        next_ = (a if a is None else a._uid or node_id(a), a_nr)
+    if cls is AccumulateGrad:
+        variable, kind = tensor_id(node.variable), "accumulate"
     else:
-        next_ = list(edges)
-        for k in range(0, len(next_), 2):
-            child = next_[k]
-            if child is not None:
-                next_[k] = child._uid or node_id(child)
-        next_ = tuple(next_)
+        variable, kind = None, "root" if cls is GraphRoot else "function"
+    # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
+    # ``next_functions`` would leave a tuple of pairs on every node.)
+    next_ = list(node._edges)
+    for k in range(0, len(next_), 2):
+        child = next_[k]
+        if child is not None:
+            next_[k] = child._uid or node_id(child)
     saved = node._saved
-    names = held = ()
+    names, held = (), ()
     if saved:
-        names = node._saved_names()
-        if len(names) == len(saved) and None not in saved:  # every slot holds something
-            held = tuple(map(_saved_id, saved))
-            names = names if type(names) is tuple else tuple(names)
-        else:
-            kept, held = [], []
-            for name, slot in zip(names, saved):
-                if slot is not None:
-                    kept.append(name)
-                    held.append(_saved_id(slot))
-            names, held = tuple(kept), tuple(held)
-    return (nid, about[0], about[1], node._seq, variable, len(node._output_meta),
-            names, held, *next_)
-
-
-_CLASSES = {}  # node class -> (its name, its kind)
+        slots = [(n, slot) for n, slot in zip(node._saved_names(), saved) if slot is not None]
+        names = tuple(n for n, _ in slots)
+        held = tuple(_saved_id(slot) for _, slot in slots)
+    return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
+            names, tuple(next_), held)
 
 
 def _saved_id(slot):
     """The id of the tensor a saved slot holds (``None`` when it is not at hand), so that a
     node that dies before the recording ends still names what it saved."""
-    tensor = slot.tensor  # (an input; a saved output keeps a weak reference)
-    if tensor is None:
-        weak = slot.weak
-        if weak is None or not slot.is_output:
-            return None
-        tensor = weak()
-        if tensor is None:
-            return None
-    return tensor._uid or tensor_id(tensor)
+    tensor = slot.tensor if not slot.is_output else (
+        slot.weak() if slot.weak is not None else None)
+    return None if tensor is None else tensor_id(tensor)
 
 
 def structure_info(structure):
@@ -686,12 +525,12 @@ def structure_saved_names(structure):
 def structure_saved_tensors(structure):
     """The ids of the tensors the node's saved slots held (``None`` where unknown), in the
     order of :func:`structure_saved_names`."""
-    return structure[7]
+    return structure[8] if len(structure) > 8 else (None,) * len(structure[6])
 
 
 def structure_edges(structure):
     """The edges and constant stubs of a node no longer alive, as in a snapshot."""
-    info, next_ = structure_info(structure), structure[8:]
+    info, next_ = structure_info(structure), structure[7]
     nid, variable = info["id"], info["variable"]
     edges, constants = [], []
     for position in range(len(next_) // 2):

@@ -143,16 +143,7 @@ def _plain(value, full_limit, table=None):
     """A ctx attribute as plain data: numbers and strings as they are, tuples as lists,
     tensors and arrays as Values (shape and dtype only above ``full_limit`` elements), or as
     a ``ValueRef`` into ``table``."""
-    kind = type(value)
-    if kind is int or kind is float or kind is str or value is None:
-        return value
-    if kind is tuple:  # a shape or a dim (the commonest): a list of the same numbers
-        for v in value:
-            if type(v) is not int:
-                break
-        else:
-            return list(value)
-    if isinstance(value, (bool, int, float, str)):
+    if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if type(value) is np.ndarray and value.size > full_limit:
         return _described(value)
@@ -217,7 +208,6 @@ def operands_of(node, full_limit, table=None, values=None):
     if steps is None:
         return {}
     saved = node._saved or ()
-    capture = table is not None or values is not None
     result = {}
     for name, k in steps:
         if k >= 0:
@@ -225,17 +215,16 @@ def operands_of(node, full_limit, table=None, values=None):
             if slot is None:
                 result[name] = None
                 continue
-            tensor = slot.tensor
-            data = slot.data if tensor is None else tensor._data
-            if type(data) is np.ndarray and capture:
+            data = slot.tensor._data if slot.tensor is not None else slot.data
+            if data is None:
+                result[name] = None
+            elif type(data) is np.ndarray and (table is not None or values is not None):
                 if data.size > full_limit:
                     result[name] = _described(data)
                 elif table is not None:
                     result[name] = ValueRef(table.add_small(data))
                 else:
                     result[name] = values(data)
-            elif data is None:
-                result[name] = None
             else:
                 result[name] = _plain(data, full_limit, table)
         elif name in node.__dict__:

@@ -102,7 +102,6 @@ class ValueTable:
         self.alarm, self.alarm_bytes = None, math.inf
         self._entries = []       # (dtype, shape, bytes) of an array, or a Value
         self._index = {}
-        self._sampled = {}       # (dtype, shape, hash of a sample) -> (bytes, ref) or dict
         self._done = 0           # entries [0, _done) are Values already
 
     def add(self, tensor):
@@ -116,54 +115,14 @@ class ValueTable:
 
     def add_small(self, array):
         """``add`` for an ndarray of at most ``copy_limit`` elements: kept as its bytes."""
-        if array.size > self.full_limit:
-            return self.add_copy(array)
         key = (array.dtype, array.shape, array.tobytes())
         ref = self._index.get(key)
-        return self.add_key(key, array.nbytes) if ref is None else ref
-
-    def add_copy(self, array):
-        """``add_small`` for an ndarray of more than ``full_limit`` elements (and at most
-        ``copy_limit``): kept as its bytes. Hashing a few kilobytes costs
-        more than the copy: such arrays are looked up by a sample of their bytes first, and
-        compared in full with the one array of the same sample (hashed in full only when
-        several share a sample)."""
-        data = array.tobytes()
-        dtype, shape = array.dtype, array.shape
-        key = (dtype, shape, hash(data[::len(data) // 64 or 1]))
-        found = self._sampled.get(key)
-        if found is None:  # a new value (the common case)
-            ref = self._new_entry((dtype, shape, data), len(data))
-            self._sampled[key] = (data, ref)
-        elif type(found) is tuple:
-            if found[0] == data:
-                return found[1]
-            ref = self._new_entry((dtype, shape, data), len(data))
-            self._sampled[key] = {found[0]: found[1], data: ref}
-        else:
-            ref = found.get(data)
-            if ref is None:
-                ref = found[data] = self._new_entry((dtype, shape, data), len(data))
-        return ref
-
-    def add_key(self, key, nbytes):
-        """Store ``key``, the ``(dtype, shape, bytes)`` of an array of at most ``full_limit``
-        elements and ``nbytes`` bytes that the table does not hold yet (``add_small`` once the
-        lookup failed); return its reference."""
-        entries = self._entries  # (self._new_entry, inlined)
-        ref = self._index[key] = len(entries)
-        entries.append(key)
-        self.nbytes += 100 + nbytes
-        if self.nbytes >= self.alarm_bytes:
-            self._ring()
-        return ref
-
-    def _new_entry(self, entry, nbytes):
-        ref = len(self._entries)
-        self._entries.append(entry)
-        self.nbytes += 100 + nbytes
-        if self.nbytes >= self.alarm_bytes:
-            self._ring()
+        if ref is None:
+            ref = self._index[key] = len(self._entries)
+            self._entries.append(key)
+            self.nbytes += 100 + array.nbytes
+            if self.nbytes >= self.alarm_bytes:
+                self._ring()
         return ref
 
     def add_large(self, array):

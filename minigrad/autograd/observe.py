@@ -100,11 +100,7 @@ def emit(kind, **fields):
 def node_created(node, outputs):
     """Send ``node_created`` to every observer (``Function.apply`` tests
     ``if state.observers:`` first); an ``Emitter`` gets it positionally."""
-    observers = state.observers
-    if len(observers) == 1 and isinstance(observers[0], Emitter):  # record() alone
-        observers[0].node_created(node, outputs)
-        return
-    for observer in tuple(observers):
+    for observer in tuple(state.observers):
         if isinstance(observer, Emitter):
             observer.node_created(node, outputs)
         else:
