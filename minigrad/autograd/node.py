@@ -330,10 +330,15 @@ class Node:
         else:
             self._out_ref, self._out_refs = None, tuple(refs)
 
+    def _output_untracked(self):
+        """Whether this is a one-output node that kept no reference to its output (a built-in
+        op that nothing watched, ``_link_array``)."""
+        return self._out_ref is None and not self._out_refs and len(self._output_meta) == 1
+
     def _keep_output(self, tensor):
-        """Keep a weak reference to ``tensor``, the only output of a built-in node that kept
-        none (``_link_array``): its hooks' events name it."""
-        if self._out_ref is None and not self._out_refs and len(self._output_meta) == 1:
+        """Keep a weak reference to ``tensor``, the output of a node that kept none (its
+        hooks' events and snapshots name it)."""
+        if self._output_untracked():
             self._out_ref = weakref.ref(tensor)
 
     def name(self):

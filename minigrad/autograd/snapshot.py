@@ -11,7 +11,6 @@ described in ``docs/graph-data.md``.
 import contextlib
 import gc
 import json
-import weakref
 
 from minigrad.autograd._formulas import formula_of, operand_tensors, operands_of
 from minigrad.autograd._ids import node_id, tensor_id
@@ -233,8 +232,7 @@ class GraphBuilder:
         """Give ``node`` the weak reference to its output that it did not keep: a built-in op
         that nothing watched keeps none (``_link_array``). Its output, if still alive, is
         among the objects the cyclic collector tracks: they are searched once per build."""
-        if node._out_ref is not None or node._out_refs or len(node._output_meta) != 1 or \
-                isinstance(node, AccumulateGrad):
+        if isinstance(node, AccumulateGrad) or not node._output_untracked():
             return
         if self._outputs is None:
             self._outputs = {}
@@ -243,7 +241,7 @@ class GraphBuilder:
                     self._outputs.setdefault(obj._creator, obj)
         tensor = self._outputs.get(node)
         if tensor is not None:
-            node._out_ref = weakref.ref(tensor)
+            node._keep_output(tensor)
 
     # ----------------------------------------------------------------- collecting
     def add_root(self, tensor):

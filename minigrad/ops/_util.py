@@ -80,7 +80,8 @@ def number_array_for(data, dtype):
 
 
 def wrapped_number(data):
-    """A new WrappedNumber of the 0-d array ``data`` (a saved number, unpacked)."""
+    """A new WrappedNumber of the 0-d array ``data``; a cached number's (read-only) shares
+    the version counter that never moves."""
     t = WrappedNumber._make(data)
     t._vc = _NUMBER_VERSION if not data.flags.writeable else [0]
     return t
@@ -137,9 +138,8 @@ def as_tensor_operand(value, like):
         return value
     if isinstance(value, _NUMBERS):
         array = _number_array(value)  # (cached: found there)
-        operand = WrappedNumber._make(array)
-        if not array.flags.writeable:  # a cached number: its version never moves
-            operand._vc = _NUMBER_VERSION
+        operand = wrapped_number(array)
+        if not array.flags.writeable:  # a cached number: shared while nothing watches
             if type(value) is float and not _inference_blocks[0] and not _watching[0]:
                 operand._shared = True
                 _FLOAT_OPERANDS[value] = operand
