@@ -491,6 +491,24 @@ def test_grad_taken_without_copy_accumulates_correctly():
     np.testing.assert_array_equal(w.grad.numpy(), np.full((N, N), 4.0, np.float32))
 
 
+@pytest.mark.parametrize("chain", ["matmul", "matmul, add, relu, mul"])
+def test_first_grad_takes_the_fresh_gradient_without_a_copy(chain):
+    """Backward's peak memory holds one gradient of w, not a gradient and its copy."""
+    import tracemalloc
+    w = minigrad.ones(4 * N, 4 * N, requires_grad=True)  # 1 MB
+    b = minigrad.zeros(4 * N, requires_grad=True)
+    x = minigrad.ones(2, 4 * N)
+    out = x @ w if chain == "matmul" else ((x @ w + b).relu() * 2)
+    loss = out.sum()
+    tracemalloc.start()
+    try:
+        loss.backward()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert w.grad._data.nbytes <= peak < 1.5 * w.grad._data.nbytes
+
+
 def test_grad_seen_by_a_hook_is_not_shared_with_dot_grad():
     w = minigrad.ones(N, N, requires_grad=True)
     x = minigrad.ones(2, N)

@@ -21,7 +21,7 @@ import itertools
 from minigrad import grad_mode
 from minigrad._errstate import QUIET, quiet_var
 from minigrad.autograd import anomaly_mode, observe
-from minigrad.autograd.function import BackwardNode, add_grads, apply_on_arrays
+from minigrad.autograd.function import BackwardNode, add_grads, apply_on_arrays, as_tensors
 from minigrad.autograd.node import AccumulateGrad, GraphRoot
 from minigrad.grad_mode import state
 
@@ -74,6 +74,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     # Without create_graph, a built-in node whose formula also runs on arrays gets the array
     # of its gradient (``apply_on_arrays``): PyTorch runs every node in the pass's grad mode.
     on_arrays = not create_graph
+    # In a plain pass (no observer, no ``inputs``, no anomaly mode), the gradients such nodes
+    # make stay arrays on their way to the next one; any other node gets them as tensors.
+    as_arrays = on_arrays and not notify and needed is None and not anomaly
     # NumPy's quiet error state (see minigrad._errstate) is entered before the first such node
     # and kept while they follow one another; it is left before any other code runs (hooks,
     # a user's backward, AccumulateGrad, observers: with observers, around each node alone).
@@ -97,6 +100,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
         while True:
             if single is not None:
                 node, grads_in, single = single, single_grads, None
+                single_grads = None  # (a leaf's .grad may take an array nothing else holds)
             elif ready:
                 node = heapq.heappop(ready)[2]
                 grads_in = buffers.pop(node)
@@ -127,6 +131,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if quiet is not None:  # (user code runs in the user's error state)
                     quiet_var.reset(quiet)
                     quiet = None
+                if as_arrays:  # (the last node's names let go: .grad may take an array that
+                    grads_out = grad = buffer = None  # its tensor alone holds)
+                    grads_in = as_tensors(grads_in)
                 if is_leaf or node._tensor_pre_hooks or node._retained:
                     grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
                 if node._pre_hooks:
@@ -138,7 +145,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     and grads_in[0] is not None:
                 if quiet is None:
                     quiet = quiet_var.set(QUIET)
-                grads_out = apply_on_arrays(node, formula, grads_in[0])
+                grads_out = apply_on_arrays(node, formula, grads_in[0], as_arrays)
                 lean = True
                 if notify:
                     quiet_var.reset(quiet)
@@ -147,9 +154,11 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if quiet is not None:
                     quiet_var.reset(quiet)
                     quiet = None
+                if as_arrays:
+                    grads_in = as_tensors(grads_in)
                 grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
             if not node._trusted or anomaly:  # (untrusted: an unpack hook ran, user code)
-                grads_out = _validate(node, grads_out)
+                grads_out = _validate(node, as_tensors(grads_out) if as_arrays else grads_out)
                 lean = False
             if needed is not None and _is_builtin(node):
                 grads_out = _drop_unneeded(node, grads_out, needed, captures)

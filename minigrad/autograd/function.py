@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from minigrad._errstate import QUIET, quiet_var
+from minigrad._errstate import QUIET, context_in_use, quiet_call, quiet_run, quiet_var
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
@@ -382,15 +382,16 @@ class _BuiltinNode(BackwardNode):
         return grads
 
 
-def apply_on_arrays(node, formula, grad_tensor):
-    """``node.apply((grad_tensor,))`` on arrays: ``formula`` (the op's backward) gets the array
-    of the gradient and reads the saved tensors as arrays; each gradient it returns becomes a
-    tensor again. The caller has made NumPy quiet (the engine keeps it so over a run of such
-    nodes)."""
-    grad = grad_tensor._data
-    node._array_dtype = dtype = grad.dtype  # (what ctx.saved_tensors looks at)
+def apply_on_arrays(node, formula, grad, as_arrays=False):
+    """``node.apply((grad,))`` on arrays: ``formula`` (the op's backward) gets the array of the
+    gradient (``grad``: a tensor or, from another such node, an array) and reads the saved
+    tensors as arrays; each gradient it returns becomes a tensor again, or stays an array with
+    ``as_arrays`` (the engine's plain passes: see ``as_tensors``). The caller has made NumPy
+    quiet (the engine keeps it so over a run of such nodes)."""
+    grad_array = grad if type(grad) is np.ndarray else grad._data
+    node._array_dtype = dtype = grad_array.dtype  # (what ctx.saved_tensors looks at)
     try:
-        grads = formula(node, grad)
+        grads = formula(node, grad_array)
     finally:
         node._array_dtype = None
     if type(grads) is not tuple:
@@ -404,8 +405,8 @@ def apply_on_arrays(node, formula, grad_tensor):
         if g is None or not needs[i]:
             result.append(None)
             continue
-        if g is grad and not mixed:  # passed through (e.g. by add): the tensor that came in
-            result.append(grad_tensor)
+        if g is grad_array and not mixed:  # passed through (e.g. by add): what came in
+            result.append(grad)
             continue
         if type(g) is not np.ndarray:  # a NumPy scalar
             g = np.asarray(g)
@@ -414,17 +415,34 @@ def apply_on_arrays(node, formula, grad_tensor):
             want = to._output_meta[input_nr][1] if to is not None else None
             if want is not None and g.dtype is not want and g.dtype != want:
                 g = g.astype(want)
-        t = _new(_node._Tensor)  # (Tensor._make, inlined)
-        t._data, t._requires_grad, t._creator = g, False, None
-        t._output_nr, t._grad, t._base = 0, None, None
-        if inference_blocks[0] and state.inference:
-            t._inference = True
-        if g.nbytes >= _STEAL_BYTES and g is not grad:
+        if g.nbytes >= _STEAL_BYTES:
             to = node._edges[k]
             if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
                 to._fresh = (state.backward_pass, weakref.ref(g))
-        result.append(t)
+        result.append(g if as_arrays else _grad_tensor(g))
     return tuple(result)
+
+
+def _grad_tensor(array):
+    """A gradient array as a tensor (``Tensor._make``, inlined)."""
+    t = _new(_node._Tensor)
+    t._data, t._requires_grad, t._creator = array, False, None
+    t._output_nr, t._grad, t._base = 0, None, None
+    if inference_blocks[0] and state.inference:
+        t._inference = True
+    return t
+
+
+def as_tensors(grads):
+    """``grads`` with each array (a gradient ``apply_on_arrays`` kept as one) as a tensor: what
+    every node but an array formula gets."""
+    if type(grads) is tuple:
+        for g in grads:
+            if type(g) is np.ndarray:
+                break
+        else:
+            return grads
+    return tuple([_grad_tensor(g) if type(g) is np.ndarray else g for g in grads])
 
 
 def _cast_grads(node, grads):
@@ -446,16 +464,24 @@ def add_grads(held, grad):
     ``create_graph``, the arrays added directly (they agree in shape and dtype by the time they
     get here), else the recorded ``held + grad``."""
     Tensor = _node._Tensor or _tensor_class()
-    if state.grad_enabled or type(held) is not Tensor or type(grad) is not Tensor:
+    arrays = type(held) is np.ndarray, type(grad) is np.ndarray
+    if arrays == (True, True):  # (from two array formulas: no grad mode to record in)
+        a, b = held, grad
+    elif True in arrays:
+        return add_grads(*as_tensors((held, grad)))
+    elif state.grad_enabled or type(held) is not Tensor or type(grad) is not Tensor:
         return held + grad
-    a, b = held._data, grad._data
+    else:
+        a, b = held._data, grad._data
     if a.dtype is not b.dtype and a.dtype != b.dtype or a.shape != b.shape:
+        held, grad = as_tensors((held, grad))
         return held + grad
     token = quiet_var.set(QUIET)  # inf + -inf = nan, quietly, as in PyTorch
     try:
-        return Tensor._make(np.asarray(np.add(a, b, out=_ARRAY)))
+        total = np.asarray(np.add(a, b, out=_ARRAY))
     finally:
         quiet_var.reset(token)
+    return total if arrays[0] else Tensor._make(total)
 
 
 _new = object.__new__
@@ -506,11 +532,12 @@ class _Op(Function):
             node._edges = node._output_meta = ()
             node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
                 (False,) * len(args))
-        token = quiet_var.set(QUIET)  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch
-        try:
-            outputs = cls.forward(node, *args)
-        finally:
-            quiet_var.reset(token)
+        try:  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch (see minigrad._errstate)
+            outputs = quiet_run(cls.forward, node, *args)
+        except RuntimeError as error:
+            if not context_in_use(error):
+                raise
+            outputs = quiet_call(cls.forward, node, *args)
         if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
             if not record:
                 return Tensor._make(outputs)  # the common case without a graph: a new array
