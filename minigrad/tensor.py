@@ -597,6 +597,7 @@ class Tensor:
             return
         if self._creator._retained is None:
             self._creator._retained = {}
+            self._creator._hooked = True
         self._creator._retained[self._output_nr] = weakref.ref(self)
 
     def register_hook(self, hook):
@@ -668,20 +669,19 @@ class Tensor:
         self._version_counter[0] += 1
 
     # ---------------------------------------------------------------- operators
+    # (The commonest operators apply their op directly: ``minigrad.add`` and the like check
+    # arguments that an operator never gets.)
     def __add__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return ops.add(self, other)
+        if type(other) is float or isinstance(other, _OPERANDS):
+            return ops.Add.apply(self, ops.as_tensor_operand(other, self))
+        return NotImplemented
 
-    def __radd__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return ops.add(self, other)
+    __radd__ = __add__
 
     def __sub__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return ops.sub(self, other)
+        if type(other) is float or isinstance(other, _OPERANDS):
+            return ops.Sub.apply(self, ops.as_tensor_operand(other, self))
+        return NotImplemented
 
     def __rsub__(self, other):
         if not isinstance(other, _OPERANDS):
@@ -689,19 +689,16 @@ class Tensor:
         return ops.rsub(self, other)
 
     def __mul__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return ops.mul(self, other)
+        if type(other) is float or isinstance(other, _OPERANDS):
+            return ops.Mul.apply(self, ops.as_tensor_operand(other, self))
+        return NotImplemented
 
-    def __rmul__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return ops.mul(self, other)
+    __rmul__ = __mul__
 
     def __truediv__(self, other):
-        if not isinstance(other, _OPERANDS):
-            return NotImplemented
-        return ops.div(self, other)
+        if type(other) is float or isinstance(other, _OPERANDS):
+            return ops.Div.apply(self, ops.as_tensor_operand(other, self))
+        return NotImplemented
 
     def __rtruediv__(self, other):
         if not isinstance(other, _DIVIDENDS):

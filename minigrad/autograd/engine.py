@@ -122,12 +122,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 _capture(node, grads_in, captures, captured, notify, pass_id)
             # (Each ``if`` below skips a call that would find nothing to do: most nodes have
             # no hooks, and only ``autograd.grad`` captures.)
-            is_leaf = type(node) is AccumulateGrad
-            hooked = is_leaf or node._tensor_pre_hooks or node._retained or node._pre_hooks \
-                or node._post_hooks
-            formula = node._array_formula
             lean = False  # (True: only a built-in formula ran, no user code but unpack hooks)
-            if hooked:
+            if node._hooked:  # AccumulateGrad, or a node that has (had) hooks or retains grad
+                is_leaf = type(node) is AccumulateGrad
                 if quiet is not None:  # (user code runs in the user's error state)
                     quiet_var.reset(quiet)
                     quiet = None
@@ -141,11 +138,11 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if is_leaf:
                     journal.remember(node.variable, in_place=not create_graph)
                 grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
-            elif formula is not None and on_arrays and len(grads_in) == 1 \
+            elif on_arrays and node._array_formula is not None and len(grads_in) == 1 \
                     and grads_in[0] is not None:
                 if quiet is None:
                     quiet = quiet_var.set(QUIET)
-                grads_out = apply_on_arrays(node, formula, grads_in[0], as_arrays)
+                grads_out = apply_on_arrays(node, grads_in[0], as_arrays)
                 lean = True
                 if notify:
                     quiet_var.reset(quiet)

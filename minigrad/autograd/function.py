@@ -360,7 +360,7 @@ class _BuiltinNode(BackwardNode):
             if grad is not None and formula is not None and not state.grad_enabled:
                 token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
                 try:
-                    return apply_on_arrays(self, formula, grad)
+                    return apply_on_arrays(self, grad)
                 finally:
                     quiet_var.reset(token)
             missing = grad is None
@@ -382,8 +382,8 @@ class _BuiltinNode(BackwardNode):
         return grads
 
 
-def apply_on_arrays(node, formula, grad, as_arrays=False):
-    """``node.apply((grad,))`` on arrays: ``formula`` (the op's backward) gets the array of the
+def apply_on_arrays(node, grad, as_arrays=False):
+    """``node.apply((grad,))`` on arrays: ``node._array_formula`` (the op's backward) gets the array of the
     gradient (``grad``: a tensor or, from another such node, an array) and reads the saved
     tensors as arrays; each gradient it returns becomes a tensor again, or stays an array with
     ``as_arrays`` (the engine's plain passes: see ``as_tensors``). The caller has made NumPy
@@ -391,7 +391,7 @@ def apply_on_arrays(node, formula, grad, as_arrays=False):
     grad_array = grad if type(grad) is np.ndarray else grad._data
     node._array_dtype = dtype = grad_array.dtype  # (what ctx.saved_tensors looks at)
     try:
-        grads = formula(node, grad_array)
+        grads = node._array_formula(node, grad_array)
     finally:
         node._array_dtype = None
     if type(grads) is not tuple:

@@ -257,6 +257,7 @@ class Node:
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
     _retained = None           # {output index: weakref to a tensor that retains grad}
+    _hooked = False            # True once it has had any of these four (the engine's one test)
     _released_refs = None      # weak references to the tensors of released lean saved slots
     # _output_meta (slot): (shape, dtype) of each forward output
     _metadata = None
@@ -370,17 +371,20 @@ class Node:
         """``hook(grad_outputs) -> tuple or None`` runs before the node and may replace them."""
         if self._pre_hooks is None:
             self._pre_hooks = {}
+            self._hooked = True
         return _add_hook(self._pre_hooks, hook)
 
     def register_hook(self, hook):
         """``hook(grad_inputs, grad_outputs) -> tuple or None`` runs after the node."""
         if self._post_hooks is None:
             self._post_hooks = {}
+            self._hooked = True
         return _add_hook(self._post_hooks, hook)
 
     def _register_tensor_hook(self, index, hook):
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
+            self._hooked = True
         return _add_hook(self._tensor_pre_hooks, (index, hook))
 
     def apply(self, grad_outputs):
@@ -489,6 +493,7 @@ class AccumulateGrad(Node):
 
     sequence_nr = UINT64_MAX
     _trusted = True  # it returns no gradient: nothing for the engine to check
+    _hooked = True   # (the engine runs a leaf's tensor hooks and remembers its .grad)
     _fresh = None    # (pass id, weak reference to the array of a gradient made for it alone)
 
     def __init__(self, variable):

@@ -5,6 +5,7 @@ Modules group ops by kind; this package re-exports every op's function form
 """
 
 from minigrad.ops._util import (  # noqa: F401 - Tensor methods use them
+    as_tensor_operand,
     check_operand,
     check_overloads,
     check_tensor_arg,

@@ -375,6 +375,7 @@ def set_history(t, node, output_nr):
         del retained[old_nr]
         if node._retained is None:
             node._retained = {}
+            node._hooked = True
         node._retained[output_nr] = weakref.ref(t)
 
 
