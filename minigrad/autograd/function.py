@@ -521,7 +521,7 @@ class _Op(Function):
             if record and inference_tensors_made[0]:  # only inference tensors: not recorded
                 record = inference.records(args, Tensor)
         node_cls = cls._backward_cls
-        node = node_cls.__new__(node_cls)  # Node.__init__ only for a node that joins a graph
+        node = _new(node_cls)  # (Node.__init__ only for a node that joins a graph)
         node._saved_values = node._saved_versions = None  # (Node.__init__, inlined; _edges
         if record:                                        # and _output_meta: set when linked)
             node._seq = next(_sequence)
@@ -541,8 +541,7 @@ class _Op(Function):
         if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
             if not record:
                 return Tensor._make(outputs)  # the common case without a graph: a new array
-            if not node._dirty:
-                return _link_array(node, args, outputs, Tensor)
+            return _link_array(node, args, outputs, Tensor)  # (built-in ops mark nothing dirty)
         return _wrap_outputs(cls, node, args, outputs, record, Tensor)
 
 
@@ -569,10 +568,11 @@ def _link_array(node, args, data, Tensor):
     """``_link`` for the common case: a built-in op returned one new array."""
     edges = []
     dtype = data.dtype
-    mixed = constants = False
+    mixed = constants = skipped = False
     numbers = 0
     for a in args:
         if not isinstance(a, Tensor):  # a number or an option (dim, alpha): no edge
+            skipped = True
             continue
         if a._requires_grad:
             fn = a._creator
@@ -588,8 +588,7 @@ def _link_array(node, args, data, Tensor):
     node._edges = tuple(edges)
     if not mixed:
         node._mixed = False
-    n = len(args)
-    node._tensor_positions = _RANGES[n] if len(edges) == 2 * n and n < 8 else tuple(
+    node._tensor_positions = _RANGES[len(args)] if not skipped and len(args) < 8 else tuple(
         [i for i, a in enumerate(args) if isinstance(a, Tensor)])
     # Snapshots find the inputs through the edges; a constant tensor that may outlive this
     # call needs a weak reference. A lone number needs none: either it dies with this call, or

@@ -280,9 +280,12 @@ def inplace(x, compute, *args, int_history=False):
         dual = forward_ad._level is not None
         if dual:
             _read_view_tangent(x)
-        with no_grad():
+        if state.grad_enabled:
+            with no_grad():
+                out = compute(x, *args)
+        else:  # (already off: an optimizer's step)
             out = compute(x, *args)
-            _write(x, out)
+        _write(x, out)
         if dual:  # forward-mode AD: the tangent follows the values
             _write_tangent(x, out)
         return x
