@@ -476,11 +476,10 @@ def add_grads(held, grad):
     if a.dtype is not b.dtype and a.dtype != b.dtype or a.shape != b.shape:
         held, grad = as_tensors((held, grad))
         return held + grad
-    token = quiet_var.set(QUIET)  # inf + -inf = nan, quietly, as in PyTorch
-    try:
-        total = np.asarray(np.add(a, b, out=_ARRAY))
-    finally:
-        quiet_var.reset(token)
+    try:  # inf + -inf = nan, quietly, as in PyTorch
+        total = np.asarray(quiet_run(np.add, a, b, out=_ARRAY))
+    except RuntimeError:  # (the quiet context is in use: see minigrad._errstate)
+        total = np.asarray(quiet_call(functools.partial(np.add, out=_ARRAY), a, b))
     return total if arrays[0] else Tensor._make(total)
 
 

@@ -499,7 +499,7 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         super().__init__()
         self.variable = variable
-        self._output_meta = ((variable.shape, variable._data.dtype),)
+        self._output_meta = ((variable._data.shape, variable._data.dtype),)
 
     def name(self):
         return "minigrad::autograd::AccumulateGrad"

@@ -44,7 +44,7 @@ def broadcast_error(a, b):
 
 def _check_sub(a, b):
     """PyTorch refuses ``-`` on bool tensors (a bool number counts as a bool tensor)."""
-    bool_a, bool_b = a._data.dtype == np.bool_, b._data.dtype == np.bool_
+    bool_a, bool_b = a._data.dtype.kind == "b", b._data.dtype.kind == "b"
     if bool_a and bool_b:
         raise RuntimeError(_dtype.SUB_BOOLS)
     if bool_a or bool_b:

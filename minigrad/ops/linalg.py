@@ -34,7 +34,7 @@ def _type(t):
 
 def _check_kernel(kernel, a, b, always=False):
     """PyTorch's products have no bool kernel; the empty ones (but dot) return before it."""
-    if a._data.dtype == np.bool_ and (always or (a._data.size and b._data.size)):
+    if a._data.dtype.kind == "b" and (always or (a._data.size and b._data.size)):
         raise _dtype.not_implemented(kernel, _dtype.bool)
 
 
@@ -114,7 +114,7 @@ def _check_mm(a, b, first="self", second="mat2"):
         raise RuntimeError(f"{first} must be a matrix")
     if b.ndim != 2:
         raise RuntimeError(f"{second} must be a matrix")
-    if a.shape[1] != b.shape[0]:
+    if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_matrix(a.shape)} and "
                            f"{_matrix(b.shape)})")
 

@@ -66,7 +66,7 @@ class Sum(_Op):
     @staticmethod
     def forward(ctx, x):
         _check_differentiable(ctx, x)
-        ctx.self_sym_sizes = tuple(x.shape)
+        ctx.self_sym_sizes = x._data.shape
         return np.asarray(x._data.sum(dtype=_sum_dtype(x._data)))
 
     @staticmethod
@@ -86,7 +86,7 @@ class SumDim(_Op):
     @staticmethod
     def forward(ctx, x, dim, keepdim):
         _check_differentiable(ctx, x)
-        ctx.self_sym_sizes = tuple(x.shape)
+        ctx.self_sym_sizes = x._data.shape
         ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
         data = x._data
         if data.ndim == 0:
@@ -138,7 +138,7 @@ class MeanDim(_Op):
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {x.dtype.tensor_type[:-6]}")
-        ctx.self_sym_sizes = tuple(x.shape)
+        ctx.self_sym_sizes = x._data.shape
         ctx.dim, ctx.keepdim = _dims(dim, x.ndim), keepdim
         data = x._data
         if data.ndim == 0:
