@@ -510,10 +510,12 @@ class _Op(Function):
         Tensor = _node._Tensor or _tensor_class()
         record = False
         if not _grad_off_threads[0] or state.grad_enabled:
-            if len(args) == 2:  # (the commonest arity, without a list)
+            if len(args) == 2:  # (the commonest arities, without a list)
                 a, b = args
                 needs = (isinstance(a, Tensor) and a._requires_grad,
                          isinstance(b, Tensor) and b._requires_grad)
+            elif len(args) == 1:
+                needs = (isinstance(args[0], Tensor) and args[0]._requires_grad,)
             else:
                 needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             record = True in needs

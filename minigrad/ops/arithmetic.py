@@ -87,8 +87,11 @@ def _check_zero_division(a, b, data_b, kind):
 
 
 def _binary(ufunc, a, b, float_result=False):
-    if type(b) is WrappedNumber and b._cast_memo[0] is a._data.dtype:  # (cast_numbers' first
-        data_a, data_b, dtype = a._data, b._cast_memo[1], None  # case, inlined: a's dtype)
+    data_a, data_b = a._data, b._data
+    if data_a.dtype is data_b.dtype:  # (cast_numbers' first two cases, inlined)
+        dtype = None
+    elif type(b) is WrappedNumber and b._cast_memo[0] is data_a.dtype:  # x * 0.5 again
+        data_b, dtype = b._cast_memo[1], None
     else:
         data_a, data_b, dtype = cast_numbers(a, b)
     if float_result and (dtype or data_a.dtype).kind != "f":  # 1 / 2 is the default dtype
@@ -110,10 +113,8 @@ def _binary(ufunc, a, b, float_result=False):
 
 
 def _scaled(b, alpha, a):
-    """``alpha * b`` for the forward of ``a + alpha * b`` (b keeps its kind: number or
-    tensor)."""
-    if alpha == 1:
-        return b
+    """``alpha * b`` (alpha not 1) for the forward of ``a + alpha * b`` (b keeps its kind:
+    number or tensor)."""
     kind = WrappedNumber if type(b) is WrappedNumber else Tensor
     if b._data.dtype == a._data.dtype == np.bool_:  # alpha takes no part in the dtype: bool
         return kind._make(b._data & bool(alpha))
@@ -132,7 +133,7 @@ class Add(_Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
-        return _binary(np.add, a, _scaled(b, alpha, a))
+        return _binary(np.add, a, b if alpha == 1 else _scaled(b, alpha, a))
 
     @staticmethod
     def backward(ctx, grad):
@@ -154,7 +155,7 @@ class Sub(_Op):
     def forward(ctx, a, b, alpha=1):
         _check_sub(a, b)
         ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
-        return _binary(np.subtract, a, _scaled(b, alpha, a))
+        return _binary(np.subtract, a, b if alpha == 1 else _scaled(b, alpha, a))
 
     @staticmethod
     def backward(ctx, grad):

@@ -232,7 +232,7 @@ class Relu(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        if x._data.dtype == np.bool_:
+        if x._data.dtype.kind == "b":
             raise RuntimeError("Boolean inputs not supported for relu")
         # (out=ARRAY: a 0-d input gives a 0-d array, not a NumPy scalar that takes a slow path)
         result = np.maximum(x._data, 0, out=ARRAY).astype(x._data.dtype, copy=False)
@@ -300,7 +300,7 @@ class Abs(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        if x._data.dtype == np.bool_:
+        if x._data.dtype.kind == "b":
             raise _dtype.not_implemented("abs_cpu", x.dtype)
         ctx.save_for_backward(x)
         return np.abs(x._data)
