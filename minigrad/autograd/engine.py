@@ -128,8 +128,10 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 if quiet is not None:  # (user code runs in the user's error state)
                     quiet_var.reset(quiet)
                     quiet = None
-                if as_arrays:  # (the last node's names let go: .grad may take an array that
-                    grads_out = grad = buffer = None  # its tensor alone holds)
+                if as_arrays:
+                    # (the last node's names let go of its gradients first: a leaf's .grad may
+                    # take an array that only its gradient tensor holds)
+                    grads_out = grad = buffer = None
                     grads_in = as_tensors(grads_in)
                 if is_leaf or node._tensor_pre_hooks or node._retained:
                     grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)

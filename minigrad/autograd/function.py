@@ -383,11 +383,11 @@ class _BuiltinNode(BackwardNode):
 
 
 def apply_on_arrays(node, grad, as_arrays=False):
-    """``node.apply((grad,))`` on arrays: ``node._array_formula`` (the op's backward) gets the array of the
-    gradient (``grad``: a tensor or, from another such node, an array) and reads the saved
-    tensors as arrays; each gradient it returns becomes a tensor again, or stays an array with
-    ``as_arrays`` (the engine's plain passes: see ``as_tensors``). The caller has made NumPy
-    quiet (the engine keeps it so over a run of such nodes)."""
+    """``node.apply((grad,))`` on arrays: ``node._array_formula`` (the op's backward) gets the
+    array of the gradient (``grad``: a tensor or, from another such node, an array) and reads
+    the saved tensors as arrays; each gradient it returns becomes a tensor again, or stays an
+    array with ``as_arrays`` (the engine's plain passes: see ``as_tensors``). The caller has
+    made NumPy quiet (the engine keeps it so over a run of such nodes)."""
     grad_array = grad if type(grad) is np.ndarray else grad._data
     node._array_dtype = dtype = grad_array.dtype  # (what ctx.saved_tensors looks at)
     try:
