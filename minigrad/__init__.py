@@ -139,7 +139,6 @@ def _add_out_arguments():
 _add_out_arguments()
 
 
-
 def _add_saved_values():
     """``grad_fn._saved_<name>`` for the non-tensor values the built-in ops keep (each op's
     module was read when the op was made; now whole, read again for helpers made after)."""

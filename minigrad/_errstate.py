@@ -40,11 +40,11 @@ class _Errstate:
         state.__exit__(None, None, None)
 
 
-def quiet_call(fn, *args):
-    """``fn(*args)`` with NumPy quiet, in the caller's context."""
+def quiet_call(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with NumPy quiet, in the caller's context."""
     token = quiet_var.set(QUIET)
     try:
-        return fn(*args)
+        return fn(*args, **kwargs)
     finally:
         quiet_var.reset(token)
 

@@ -112,9 +112,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 notify.node_started(pass_id, node, grads_in, ready)
             if needed is not None and not needed[node]:
                 # Only here to capture a gradient of ``inputs``: tensor hooks, then capture.
-                if quiet is not None:
-                    quiet_var.reset(quiet)
-                    quiet = None
+                quiet = _leave_quiet(quiet)
                 grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
                 _capture(node, grads_in, captures, captured, notify, pass_id)
                 continue
@@ -125,9 +123,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
             lean = False  # (True: only a built-in formula ran, no user code but unpack hooks)
             if node._hooked:  # AccumulateGrad, or a node that has (had) hooks or retains grad
                 is_leaf = type(node) is AccumulateGrad
-                if quiet is not None:  # (user code runs in the user's error state)
-                    quiet_var.reset(quiet)
-                    quiet = None
+                quiet = _leave_quiet(quiet)  # (user code runs in the user's error state)
                 if as_arrays:
                     # (the last node's names let go of its gradients first: a leaf's .grad may
                     # take an array that only its gradient tensor holds)
@@ -147,12 +143,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                 grads_out = apply_on_arrays(node, grads_in[0], as_arrays)
                 lean = True
                 if notify:
-                    quiet_var.reset(quiet)
-                    quiet = None
+                    quiet = _leave_quiet(quiet)
             else:
-                if quiet is not None:
-                    quiet_var.reset(quiet)
-                    quiet = None
+                quiet = _leave_quiet(quiet)
                 if as_arrays:
                     grads_in = as_tensors(grads_in)
                 grads_out = node.apply(grads_in if type(grads_in) is tuple else tuple(grads_in))
@@ -212,16 +205,13 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                         single = None
                     buffers[next_node] = buffer
                     heapq.heappush(ready, (-next_node._seq, next(order), next_node))
-        if quiet is not None:
-            quiet_var.reset(quiet)
-            quiet = None
+        quiet = _leave_quiet(quiet)
         node = None
         callbacks = state.final_callbacks  # queue_callback: run once the graph is done,
         while callbacks:                   # in the pass's grad mode; they may queue more
             callbacks.pop(0)()
     except BaseException as error:
-        if quiet is not None:
-            quiet_var.reset(quiet)
+        _leave_quiet(quiet)
         journal.rollback()
         if notify:
             notify("error", pass_id=pass_id, node=node, error=error, message=str(error))
@@ -252,6 +242,13 @@ class _ExecutionEngine:
 
 
 execution_engine = _ExecutionEngine()
+
+
+def _leave_quiet(token):
+    """Leave NumPy's quiet error state if ``token`` (from ``quiet_var.set``) says the pass
+    entered it; None either way."""
+    if token is not None:
+        quiet_var.reset(token)
 
 
 def edge_of(tensor):

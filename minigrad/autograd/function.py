@@ -23,7 +23,7 @@ import weakref
 
 import numpy as np
 
-from minigrad._errstate import QUIET, context_in_use, quiet_call, quiet_run, quiet_var
+from minigrad._errstate import context_in_use, quiet_call, quiet_run
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
@@ -358,11 +358,7 @@ class _BuiltinNode(BackwardNode):
             grad = grad_outputs[0]
             formula = self._array_formula
             if grad is not None and formula is not None and not state.grad_enabled:
-                token = quiet_var.set(QUIET)  # 1/0 = inf, silently, as the forwards compute
-                try:
-                    return apply_on_arrays(self, grad)
-                finally:
-                    quiet_var.reset(token)
+                return quiet_call(apply_on_arrays, self, grad)  # 1/0 = inf, as in the forwards
             missing = grad is None
         else:
             missing = _contains(grad_outputs, None)
@@ -479,7 +475,7 @@ def add_grads(held, grad):
     try:  # inf + -inf = nan, quietly, as in PyTorch
         total = np.asarray(quiet_run(np.add, a, b, out=_ARRAY))
     except RuntimeError:  # (the quiet context is in use: see minigrad._errstate)
-        total = np.asarray(quiet_call(functools.partial(np.add, out=_ARRAY), a, b))
+        total = np.asarray(quiet_call(np.add, a, b, out=_ARRAY))
     return total if arrays[0] else Tensor._make(total)
 
 

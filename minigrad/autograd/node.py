@@ -259,7 +259,6 @@ class Node:
     _retained = None           # {output index: weakref to a tensor that retains grad}
     _hooked = False            # True once it has had any of these four (the engine's one test)
     _released_refs = None      # weak references to the tensors of released lean saved slots
-    # _output_meta (slot): (shape, dtype) of each forward output
     _metadata = None
     _in_refs = None            # weak references to the forward inputs (None: from the edges)
     _out_ref = None            # weak reference to the only forward output (for snapshots)

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 
 from minigrad import _dtype
-from minigrad._errstate import QUIET, quiet_var
+from minigrad._errstate import quiet_call
 from minigrad.autograd import function as _function
 from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import inference_blocks as _inference_blocks
@@ -31,11 +31,7 @@ def quiet(fn):
     ``minigrad._errstate``; this is for helpers called outside one.)"""
     @functools.wraps(fn)
     def quietly(*args, **kwargs):
-        token = quiet_var.set(QUIET)
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            quiet_var.reset(token)
+        return quiet_call(fn, *args, **kwargs)
     return quietly
 
 _NUMBERS = (float, int, bool, np.number, np.bool_)
