@@ -30,7 +30,9 @@ def shared(table, key, value=None):
     >>> table.get((3, 4)) is a
     True
     """
+    if value is None:
+        value = key
     if len(table) >= LIMIT:
         table.clear()
-    table[key] = key if value is None else value
-    return table[key]
+    table[key] = value  # (another thread may empty the table at any time: value is returned)
+    return value
