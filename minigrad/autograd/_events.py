@@ -75,7 +75,8 @@ class EventCollector(observe.Emitter):
         self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
         self._ready_order = 0     # counts the node_ready events down: ties run in their order
         self.values.alarm = self._alarm  # a burst of new values: check the caps at once
-        self._started = _NOT_STARTED  # the grads node_started saw, and their references
+        # the grads node_started saw (the engine's list or tuple), and their references
+        self._started_grads = self._started_refs = None
 
     # ----------------------------------------------------------------- observer
     def __call__(self, kind, **fields):
@@ -136,9 +137,10 @@ class EventCollector(observe.Emitter):
     # the node joins the queue (the collector keeps the queue's sort keys, the engine's
     # ``(-sequence number, order)`` negated, in reverse, to find it), and ``node_started``
     # always takes the head.
+    #
+    # These methods run for every node, so they are written for speed: no ``truncated`` test
+    # (``stop`` replaces them with ``_ignore``), the store of the event inlined.
     def node_created(self, node, outputs):
-        if self.truncated:
-            return
         try:
             tids = self._tensor_ids(outputs)
         except AttributeError:  # a user's Function returned something else than tensors
@@ -186,8 +188,6 @@ class EventCollector(observe.Emitter):
         return tuple([self.tensor(t) for t in tensors])
 
     def node_ready(self, pass_id, node, ready):
-        if self.truncated:
-            return
         number = self.passes.get(pass_id)
         keys = self._queues.get(pass_id)
         if keys is None:
@@ -208,30 +208,25 @@ class EventCollector(observe.Emitter):
             self._check_caps()
 
     def node_started(self, pass_id, node, grads, ready):
-        if self.truncated:
-            return
         number = self.passes.get(pass_id)
         nid = node._uid if number is not None else self._nid(node)
         keys = self._queues.get(pass_id)
         if keys:
             keys.pop()  # the engine runs the head of its queue
-        refs = self._refs(grads)
-        self._started = (grads, refs)
+        refs = self._started_refs = self._refs(grads)
+        self._started_grads = grads
         events = self.events
         events.append(("node_started", len(events), number, nid, refs))
         if len(events) >= self._next_check:
             self._check_caps()
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
-        if self.truncated:
-            return
         number = self.passes.get(pass_id)
-        started = self._started
         # The gradients it was started with, unless hooks replaced them (a new list) or a
         # node pre-hook or a user's backward may have changed them in place.
-        refs_in = started[1] if started[0] is grads_in and node._trusted and \
-            not node._pre_hooks else self._refs(grads_in)
-        self._started = _NOT_STARTED
+        refs_in = self._started_refs if self._started_grads is grads_in and node._trusted \
+            and not node._pre_hooks else self._refs(grads_in)
+        self._started_grads = None
         key = node._uid if number is not None else self._nid(node)
         operands = self.operands
         if key not in operands:  # the numbers of its chain rule, before release
@@ -245,8 +240,6 @@ class EventCollector(observe.Emitter):
             self._check_caps()
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
-        if self.truncated:
-            return
         number = self.passes.get(pass_id)
         if number is not None:
             nid, sid = node._uid, sender._uid
@@ -260,8 +253,6 @@ class EventCollector(observe.Emitter):
             self._check_caps()
 
     def saved_released(self, pass_id, node, names=None):
-        if self.truncated:
-            return
         number = self.passes.get(pass_id)
         nid = node._uid if number is not None else self._nid(node)
         names = node._saved_names() if names is None else names
@@ -381,6 +372,8 @@ class EventCollector(observe.Emitter):
         """Stop recording for good: detach, warn, and end the events with ``truncated``."""
         self.detach()
         self.truncated = True
+        for name in _PER_NODE:  # (the engine may still call them in the pass that runs)
+            setattr(self, name, _ignore)
         self.events.append({"i": len(self.events), "kind": "truncated", "pass": None,
                             "reason": reason})
         warnings.warn(f"minigrad.graph.record() stopped recording: {reason}. The events so "
@@ -510,7 +503,12 @@ _FROM_KEYWORDS = {
 _uid = operator.attrgetter("_uid")
 _ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
-_NOT_STARTED = (None, None)
+_PER_NODE = ("node_created", "node_ready", "node_started", "node_ran", "grad_summed",
+             "saved_released")
+
+
+def _ignore(*args, **kwargs):
+    """What the per-node events do once recording stopped (see ``EventCollector.stop``)."""
 _NO_REF = (None,)
 _bisect = bisect.bisect
 _NO_VERSION = (0,)

@@ -177,8 +177,8 @@ def _described(array):
 
 def _plan(node):
     """``(saved names, formula, ((operand name, its saved slot or -1), ...), whether it names
-    ``grads``)`` of ``node``'s class, worked out once per class (the saved names of built-in
-    nodes are the class's)."""
+    ``grads``, whether its formula repeats per input)`` of ``node``'s class, worked out once
+    per class (the saved names of built-in nodes are the class's)."""
     names = node._saved_names()
     plan = _PLANS.get(type(node))
     if plan is None or plan[0] is not names:
@@ -186,7 +186,8 @@ def _plan(node):
         plan = (names, formula, None if formula is None else tuple(
             (name, names.index(name) if name in names else -1)
             for name in formula_names(formula)),
-            formula is not None and any("grads" in (e or "") for e in formula))
+            formula is not None and any("grads" in (e or "") for e in formula),
+            _FORMULAS[type(node)][1])
         _PLANS[type(node)] = plan
     return plan
 
@@ -257,7 +258,7 @@ def recorded_operands(node, full_limit, table, tensor_id):
     formula = plan[1]
     if not formula:
         return None
-    if _FORMULAS[type(node)][1]:  # one expression per input: as many as this node has
+    if plan[4]:  # one expression per input: as many as this node has
         formula = formula_of(node)
     saved = node._saved or ()
     operands = _operands(node, plan, saved, full_limit, table, None)
