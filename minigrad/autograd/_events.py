@@ -141,11 +141,32 @@ class EventCollector(observe.Emitter):
     # These methods run for every node, so they are written for speed: no ``truncated`` test
     # (``stop`` replaces them with ``_ignore``), the store of the event inlined.
     def node_created(self, node, outputs):
-        try:
-            tids = self._tensor_ids(outputs)
-        except AttributeError:  # a user's Function returned something else than tensors
-            self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
-            return
+        if len(outputs) == 1:  # (self.tensor and ValueTable.add, inlined)
+            tensor = outputs[0]
+            try:
+                tid = tensor._uid
+            except AttributeError:  # a user's Function returned something else than a tensor
+                return self._odd_node_created(node, outputs)
+            if tid is None:
+                tid = tensor_id(tensor)
+                self.tensor_refs[tid] = weakref.ref(tensor)
+            elif tid not in self.tensor_refs:
+                self.tensor_refs[tid] = weakref.ref(tensor)
+            tids = (tid,)
+            array = tensor._data
+            if array.size <= self._copy_limit:
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = self._index.get(key)
+                values = (self._new_small(key, array) if ref is None else ref,)
+            else:
+                values = (self.values.add_large(array),)
+        else:
+            try:
+                tids = tuple([self.tensor(t) for t in outputs])
+            except AttributeError:
+                return self._odd_node_created(node, outputs)
+            add = self.values.add
+            values = tuple([add(t) for t in outputs])
         nid = node._uid
         structures = self.structures
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
@@ -157,35 +178,15 @@ class EventCollector(observe.Emitter):
         elif nid is None or nid not in structures:
             nid = self.node(node)
         pass_id = state.backward_pass
-        if len(outputs) == 1:
-            array = outputs[0]._data
-            if array.size <= self._copy_limit:  # (ValueTable.add_small, inlined)
-                key = (array.dtype, array.shape, array.tobytes())
-                ref = self._index.get(key)
-                values = (self._new_small(key, array) if ref is None else ref,)
-            else:
-                values = (self.values.add_large(array),)
-        else:
-            add = self.values.add
-            values = tuple([add(t) for t in outputs])
         events = self.events
         events.append(("node_created", len(events),
                        None if pass_id is None else self.passes.get(pass_id), nid, tids, values))
         if len(events) >= self._next_check:
             self._check_caps()
 
-    def _tensor_ids(self, tensors):
-        """``tuple(self.tensor(t) for t in tensors)`` (AttributeError: not tensors)."""
-        if len(tensors) == 1:
-            tensor = tensors[0]
-            tid = tensor._uid
-            if tid is None:  # (a new output: self.tensor, inlined)
-                tid = tensor_id(tensor)
-                self.tensor_refs[tid] = weakref.ref(tensor)
-            elif tid not in self.tensor_refs:
-                self.tensor_refs[tid] = weakref.ref(tensor)
-            return (tid,)
-        return tuple([self.tensor(t) for t in tensors])
+    def _odd_node_created(self, node, outputs):
+        """``node_created`` of a user's Function that returned something else than tensors."""
+        self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
 
     def node_ready(self, pass_id, node, ready):
         number = self.passes.get(pass_id)
@@ -545,7 +546,15 @@ def structure_of(node, nid):
     # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
     # ``next_functions`` would leave a tuple of pairs on every node.)
     next_ = node._edges
-    if next_:
+    count = len(next_)
+    if count == 2:  # (one or two inputs, the common cases, without a loop)
+        child = next_[0]
+        next_ = (child if child is None else child._uid or node_id(child), next_[1])
+    elif count == 4:
+        child, other = next_[0], next_[2]
+        next_ = (child if child is None else child._uid or node_id(child), next_[1],
+                 other if other is None else other._uid or node_id(other), next_[3])
+    elif count:
         next_ = list(next_)
         next_[::2] = [child if child is None else child._uid or node_id(child)
                       for child in next_[::2]]
@@ -553,22 +562,35 @@ def structure_of(node, nid):
     saved = node._saved
     if not saved:
         names = held = ()
-    elif None in saved:
-        slots = [(n, slot) for n, slot in zip(node._saved_names(), saved) if slot is not None]
-        names = tuple([n for n, _ in slots])
-        held = tuple([_saved_id(slot) for _, slot in slots])
     else:
         names = node._saved_names()
-        if len(names) != len(saved):
-            saved = saved[:len(names)]
-            names = names[:len(saved)]
-        names = tuple(names)
-        held = tuple([_saved_id(slot) for slot in saved])
+        count = len(saved)
+        if count != len(names) or None in saved:
+            names, held = _held(names, saved)
+        elif count == 1:  # (no comprehension: in CPython 3.11 each one is a function call)
+            held = (_saved_id(saved[0]),)
+        elif count == 2:
+            held = (_saved_id(saved[0]), _saved_id(saved[1]))
+        else:
+            held = tuple(map(_saved_id, saved))
+        if type(names) is not tuple:
+            names = tuple(names)
     return (nid, kind[0], kind[1], node._seq, variable, len(node._output_meta), names, next_,
             held)
 
 
 _KINDS = {}  # node class -> (its name, its kind in a snapshot)
+
+
+def _held(names, saved):
+    """``(names, tensor ids)`` of the saved slots that hold something (x ** 2 saves no
+    exponent tensor, mm only what the gradients it will send need)."""
+    kept, held = [], []
+    for name, slot in zip(names, saved):
+        if slot is not None:
+            kept.append(name)
+            held.append(_saved_id(slot))
+    return tuple(kept), tuple(held)
 
 
 def _saved_id(slot):
