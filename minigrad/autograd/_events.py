@@ -60,7 +60,7 @@ class EventCollector(observe.Emitter):
         self.events = []
         self.max_events, self.max_bytes = max_events, max_bytes
         self.nbytes = 0
-        self._next_check = 0  # the caps are checked at the first event
+        self._check_from = -1  # the index of the event after which the caps are checked next
         self.truncated = False
         self.passes = {}          # engine pass id -> number of the pass in this recording
         self.structures = {}      # node id -> structure_of(node) for every node seen
@@ -104,11 +104,11 @@ class EventCollector(observe.Emitter):
         # An event adds at most about 1.5 kB (with new small values): look again before the
         # byte cap can be passed, and at least every 256 events.
         room = (self.max_bytes - self.nbytes - self.values.nbytes) // 1500
-        self._next_check = min(count + max(1, min(256, room)), self.max_events)
+        self._check_from = min(count + max(1, min(256, room)), self.max_events) - 1
         self.values.alarm_bytes = self.max_bytes - self.nbytes
 
     def _alarm(self):
-        self._next_check = 0
+        self._check_from = -1
 
     def _convert_event(self, kind, fields):
         """Any event: each field converted by its name (see ``_convert``)."""
@@ -179,9 +179,10 @@ class EventCollector(observe.Emitter):
             nid = self.node(node)
         pass_id = state.backward_pass
         events = self.events
-        events.append(("node_created", len(events),
+        i = len(events)
+        events.append(("node_created", i,
                        None if pass_id is None else self.passes.get(pass_id), nid, tids, values))
-        if len(events) >= self._next_check:
+        if i >= self._check_from:
             self._check_caps()
 
     def _odd_node_created(self, node, outputs):
@@ -202,10 +203,11 @@ class EventCollector(observe.Emitter):
         at = _bisect(keys, key)
         keys.insert(at, key)
         events = self.events
-        events.append(("node_ready", len(events), number,
+        i = len(events)
+        events.append(("node_ready", i, number,
                        node._uid if number is not None else self._nid(node),
                        len(keys) - 1 - at))
-        if len(events) >= self._next_check:
+        if i >= self._check_from:
             self._check_caps()
 
     def node_started(self, pass_id, node, grads, ready):
@@ -217,8 +219,9 @@ class EventCollector(observe.Emitter):
         refs = self._started_refs = self._refs(grads)
         self._started_grads = grads
         events = self.events
-        events.append(("node_started", len(events), number, nid, refs))
-        if len(events) >= self._next_check:
+        i = len(events)
+        events.append(("node_started", i, number, nid, refs))
+        if i >= self._check_from:
             self._check_caps()
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
@@ -236,8 +239,9 @@ class EventCollector(observe.Emitter):
         if self._recent:
             self._recent.clear()  # keep what this node sends, for the events that follow
         events = self.events
-        events.append(("node_ran", len(events), number, key, refs_in, self._refs(grads_out)))
-        if len(events) >= self._next_check:
+        i = len(events)
+        events.append(("node_ran", i, number, key, refs_in, self._refs(grads_out)))
+        if i >= self._check_from:
             self._check_caps()
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
@@ -248,9 +252,10 @@ class EventCollector(observe.Emitter):
             nid, sid = self._nid(node), self._nid(sender)
         add = self._grad_value
         events = self.events
-        events.append(("grad_summed", len(events), number, nid, index, sid, add(grad),
+        i = len(events)
+        events.append(("grad_summed", i, number, nid, index, sid, add(grad),
                        add(total), pending))
-        if len(events) >= self._next_check:
+        if i >= self._check_from:
             self._check_caps()
 
     def saved_released(self, pass_id, node, names=None):
@@ -265,14 +270,15 @@ class EventCollector(observe.Emitter):
             names = tuple(names)
         self.released[nid] = names
         events = self.events
-        events.append(("saved_released", len(events), number, nid, names))
-        if len(events) >= self._next_check:
+        i = len(events)
+        events.append(("saved_released", i, number, nid, names))
+        if i >= self._check_from:
             self._check_caps()
 
     def _store(self, event):
         events = self.events
         events.append(event)
-        if len(events) >= self._next_check:
+        if len(events) > self._check_from:
             self._check_caps()
 
     def _refs(self, grads):
