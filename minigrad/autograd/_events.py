@@ -367,7 +367,13 @@ class EventCollector(observe.Emitter):
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        ref = self.values.add_large(array)
+        if array.size <= self._copy_limit:  # (ValueTable.add_large, inlined)
+            key = (array.dtype, array.shape, array.tobytes())
+            ref = self._index.get(key)
+            if ref is None:
+                ref = self._new_small(key, array)
+        else:
+            ref = self.values.add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 

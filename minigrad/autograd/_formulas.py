@@ -264,8 +264,10 @@ def recorded_operands(node, full_limit, table, tensor_id):
     operands = _operands(node, plan, saved, full_limit, table, None)
     ids = {}
     for name, slot in zip(names, saved):
-        if slot is not None and slot.tensor is not None:
-            ids[name] = tensor_id(slot.tensor)
+        if slot is not None:
+            tensor = slot.tensor
+            if tensor is not None:
+                ids[name] = tensor_id(tensor)
     return formula, operands, ids
 
 
