@@ -236,8 +236,12 @@ def _operands(node, plan, saved, full_limit, table, values):
             attributes = node.__dict__
             if name in attributes:
                 value = attributes[name]
-                result[name] = value if value is None or type(value) in _PLAIN_TYPES else \
-                    _plain(value, full_limit, table)
+                if value is None or type(value) in _PLAIN_TYPES:
+                    result[name] = value
+                elif type(value) is tuple and _PLAIN_TYPES.issuperset(map(type, value)):
+                    result[name] = list(value)  # (sizes, dims: _plain, without recursion)
+                else:
+                    result[name] = _plain(value, full_limit, table)
     if plan[3]:   # what an unused output sent
         meta = getattr(node, "_output_meta", None) or ()
         result["output_shapes"] = [list(shape) for shape, _ in meta]
