@@ -123,6 +123,60 @@ def test_a_scalar_chain_keeps_few_objects_for_the_collector():
     assert x.grad is not None
 
 
+def _collector_count_per_op(step, n_ops):
+    """How much the collector's young-generation count grows per op of ``step`` (collector
+    paused): the objects it tracks that were made and are still alive (some of them until a
+    collection untracks them), which is what brings the next collection on."""
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        kept = step()
+        grown = gc.get_count()[0] - before
+    finally:
+        if enabled:
+            gc.enable()
+    return grown / n_ops, kept
+
+
+@pytest.mark.parametrize("shape", [(), (3, 4)])
+def test_a_chain_brings_the_collector_on_rarely(shape):
+    """Issue 14: the small tuples a node keeps (its output's shape and dtype, its inputs'
+    shapes, its saved versions, needs_input_grad) are shared between nodes (minigrad._shared),
+    so an op of ``y * 0.999 + 0.001`` adds about its node and its edge tuple to the collector's
+    count (7 per op before: a young collection every 100 ops of a chain)."""
+    x = minigrad.full(shape, 0.5, requires_grad=True)
+    (x * 0.999 + 0.001).sum().backward()  # (the shared tuples exist from here on)
+    x.grad = None
+
+    def chain():
+        y = x
+        for _ in range(200):
+            y = y * 0.999 + 0.001
+        return y
+    per_op, y = _collector_count_per_op(chain, 400)
+    assert per_op <= 3, per_op
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full(shape, 0.999 ** 200), rtol=1e-4)
+
+
+def test_shared_tables_are_emptied_at_their_limit():
+    """A program with ever new shapes does not grow the shared tables without bound, and the
+    tuples already handed out stay as they were."""
+    from minigrad import _shared
+    from minigrad.autograd import function
+    table = function._OUTPUT_METAS
+    first = minigrad.ones(1, requires_grad=True) * 2
+    meta = first.grad_fn._output_meta
+    for n in range(2, _shared.LIMIT + 10):
+        minigrad.ones(n, requires_grad=True) * 2
+    assert len(table) <= _shared.LIMIT
+    assert meta == (((1,), np.dtype(np.float32)),)
+    again = minigrad.ones(3, dtype=minigrad.float64, requires_grad=True) * 2
+    assert again.grad_fn._output_meta == (((3,), np.dtype(np.float64)),)
+
+
 def test_input_references_derived_from_the_edges_find_the_inputs():
     """A built-in node without a live constant keeps no references to its inputs; the ones it
     gives snapshots are its inputs all the same: the output an edge points at (found by the

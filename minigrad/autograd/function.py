@@ -24,6 +24,7 @@ import weakref
 import numpy as np
 
 from minigrad._errstate import context_in_use, quiet_call, quiet_run
+from minigrad._shared import shared
 from minigrad.autograd import _user_function, anomaly_mode, forward_ad, inference, observe
 from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
@@ -486,6 +487,10 @@ _STEAL_BYTES = 1 << 16  # a leaf's .grad may take a new gradient this large (a s
 # ``out=...`` keeps a 0-d sum a 0-d array, not a NumPy scalar (NumPy >= 2.3)
 _ARRAY = ... if np.lib.NumpyVersion(np.__version__) >= "2.3.0" else None
 _NO_NEEDS = [(False,) * n for n in range(8)]
+_OUTPUT_METAS = {}  # shape: ((shape, dtype),), the _output_meta of a node (its last dtype)
+_VERSIONS = {}  # the _saved_versions of lean saved slots
+_NEEDS_1 = ((False,), (True,))  # [needs]: needs_input_grad of a one-argument op
+_NEEDS_2 = (((False, False), (False, True)), ((True, False), (True, True)))  # [a][b]
 _RANGES = [tuple(range(n)) for n in range(8)]  # shared _tensor_positions: every argument a tensor
 
 
@@ -506,12 +511,13 @@ class _Op(Function):
         Tensor = _node._Tensor or _tensor_class()
         record = False
         if not _grad_off_threads[0] or state.grad_enabled:
-            if len(args) == 2:  # (the commonest arities, without a list)
+            # (the commonest arities: one of the shared tuples, no new object per node)
+            if len(args) == 2:
                 a, b = args
-                needs = (isinstance(a, Tensor) and a._requires_grad,
-                         isinstance(b, Tensor) and b._requires_grad)
+                needs = _NEEDS_2[isinstance(a, Tensor) and a._requires_grad][
+                    isinstance(b, Tensor) and b._requires_grad]
             elif len(args) == 1:
-                needs = (isinstance(args[0], Tensor) and args[0]._requires_grad,)
+                needs = _NEEDS_1[isinstance(args[0], Tensor) and args[0]._requires_grad]
             else:
                 needs = tuple([isinstance(a, Tensor) and a._requires_grad for a in args])
             record = True in needs
@@ -598,7 +604,13 @@ def _link_array(node, args, data, Tensor):
     out._grad = out._base = None
     if inference_blocks[0] and state.inference:  # an inference tensor
         out._inference = True
-    node._output_meta = ((data.shape, dtype),)
+    # One shared tuple per shape (and dtype: see minigrad._shared); the table is keyed by the
+    # shape alone, since hashing a dtype costs more than the tuples it would spare.
+    shape = data.shape
+    meta = _OUTPUT_METAS.get(shape)
+    if meta is None or meta[0][1] is not dtype:
+        meta = shared(_OUTPUT_METAS, shape, ((shape, dtype),))
+    node._output_meta = meta
     to_save = node._to_save
     if to_save:
         if watched or _saved_hooks_open[0]:
@@ -630,7 +642,9 @@ def _save_lean(node, to_save, data, out, Tensor):
         else:  # the output, an inference tensor or not a tensor (then their errors)
             node._saved = _save_all(node, (data,), (out,), Tensor)
             return
-    node._saved_values, node._saved_versions = tuple(values), tuple(versions)
+    versions = tuple(versions)
+    node._saved_values = tuple(values)
+    node._saved_versions = _VERSIONS.get(versions) or shared(_VERSIONS, versions)
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad

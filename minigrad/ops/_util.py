@@ -8,6 +8,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad._errstate import quiet_call
+from minigrad._shared import shared
 from minigrad.autograd import function as _function
 from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import inference_blocks as _inference_blocks
@@ -15,7 +16,7 @@ from minigrad.tensor import Size, Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
-           "sum_to", "zero_grad", "apply_op", "expand_to", "unsqueeze_to", "swap_dims",
+           "sum_to", "shapes_of", "zero_grad", "apply_op", "expand_to", "unsqueeze_to", "swap_dims",
            "transposed", "permute_to", "normalize_dim", "shape_error",
            "qualified_node_name"]
 
@@ -252,6 +253,16 @@ def check_overloads(op, args, forms=("Tensor other", "Number other"), tensor_fir
     listed = "".join(f" * ({form})\n" for form in forms)
     raise TypeError(f"{op}() received an invalid combination of arguments - got ({got}), but "
                     f"expected one of:\n{listed}")
+
+
+def shapes_of(a, b):
+    """``(a.shape, b.shape)`` of two tensors as a tuple shared with the nodes that saved the
+    same pair (see minigrad._shared), for the ``backward`` of a broadcasting op."""
+    shapes = a._data.shape, b._data.shape
+    return _SHAPES.get(shapes) or shared(_SHAPES, shapes)
+
+
+_SHAPES = {}
 
 
 def sum_to(grad, shape):

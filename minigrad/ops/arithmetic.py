@@ -18,6 +18,7 @@ from minigrad.ops._util import (
     qualified_node_name,
     quiet,
     result_dtype,
+    shapes_of,
     sum_to,
     type_name,
     zero_grad,
@@ -132,7 +133,7 @@ class Add(_Op):
 
     @staticmethod
     def forward(ctx, a, b, alpha=1):
-        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
+        ctx.shapes, ctx.alpha = shapes_of(a, b), alpha  # ._saved_alpha
         return _binary(np.add, a, b if alpha == 1 else _scaled(b, alpha, a))
 
     @staticmethod
@@ -154,7 +155,7 @@ class Sub(_Op):
     @staticmethod
     def forward(ctx, a, b, alpha=1):
         _check_sub(a, b)
-        ctx.shapes, ctx.alpha = (a._data.shape, b._data.shape), alpha  # ._saved_alpha
+        ctx.shapes, ctx.alpha = shapes_of(a, b), alpha  # ._saved_alpha
         return _binary(np.subtract, a, b if alpha == 1 else _scaled(b, alpha, a))
 
     @staticmethod
@@ -198,7 +199,7 @@ class Mul(_Op):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        ctx.shapes = (a._data.shape, b._data.shape)
+        ctx.shapes = shapes_of(a, b)
         return _binary(np.multiply, a, b)
 
     @staticmethod
@@ -225,7 +226,7 @@ class Div(_Op):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad
         ctx.save_for_backward(a if need_b else None, b)
-        ctx.shapes = (a._data.shape, b._data.shape)
+        ctx.shapes = shapes_of(a, b)
         return _binary(np.true_divide, a, b, float_result=True)
 
     @staticmethod
@@ -431,7 +432,7 @@ class PowTensor(_Op):
 
     @staticmethod
     def forward(ctx, a, b):
-        ctx.shapes = (a._data.shape, b._data.shape)
+        ctx.shapes = shapes_of(a, b)
         if a._data.dtype == np.bool_ and b._data.dtype == np.bool_:
             raise _dtype.not_implemented("pow", a.dtype)
         result = _binary(_power, a, b)
@@ -511,7 +512,7 @@ class Remainder(_Op):
     def forward(ctx, a, b):
         _check_remainder(a, b)
         ctx.save_for_backward(a, b)
-        ctx.shapes = (a._data.shape, b._data.shape)
+        ctx.shapes = shapes_of(a, b)
         return _binary(np.remainder, a, b)
 
     @staticmethod

@@ -184,7 +184,7 @@ def _write(x, result):
     if data.shape != x._data.shape:
         raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
                            f"{list(np.broadcast_shapes(data.shape, x._data.shape))}")
-    if not can_cast(result.dtype, x.dtype):
+    if data.dtype is not x._data.dtype and not can_cast(result.dtype, x.dtype):
         raise cast_error(result.dtype, x.dtype)
     target = x._data
     if not target.size:
@@ -215,6 +215,8 @@ def _writeable_alias(a):
 
 def _expanded(data):
     """Whether several elements of ``data`` share one memory location (an expanded view)."""
+    if data.base is None:  # (an array that owns its memory is not a view of any kind)
+        return False
     return data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
 
 
