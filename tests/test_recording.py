@@ -630,6 +630,34 @@ def test_cap_stops_with_a_warning_and_a_truncated_event():
     assert x.grad is not None  # the program went on
 
 
+@pytest.mark.parametrize("shared", [False, True], ids=["alone", "shared with an observer"])
+def test_a_cap_reached_mid_backward_ends_the_events_there(shared):
+    """The engine goes on calling the collector for the rest of the pass: nothing more is kept
+    (the per-node events come as method calls when the collector is alone, as keyword
+    events when another observer shares the pass)."""
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    seen = []
+    other = lambda kind, **fields: seen.append(kind)  # noqa: E731
+    with pytest.warns(RecordingTruncated, match="max_events=8 "):
+        with record(max_events=8) as rec:
+            if shared:
+                observe.add_observer(other)
+            try:
+                ((x * 2).exp() * 3).sum().backward()
+            finally:
+                if shared:
+                    observe.remove_observer(other)
+    kinds = [e["kind"] for e in rec.events]
+    assert kinds[:4] == ["node_created"] * 4 and kinds[4:6] == ["backward_started",
+                                                               "dependencies"]
+    assert len(rec) == 9 and kinds[-1] == "truncated" and "truncated" not in kinds[:-1]
+    assert rec.state_at(-1)["truncated"]
+    if shared:
+        assert seen.count("node_ran") == 5  # the other observer saw the whole pass
+    np.testing.assert_allclose(x.grad.tolist(), (6 * np.exp(2 * np.array([1.0, 2.0]))).tolist(),
+                               rtol=1e-6)
+
+
 def test_byte_cap():
     x = minigrad.randn(100, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:

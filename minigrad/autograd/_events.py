@@ -14,7 +14,7 @@ import warnings
 import weakref
 
 from minigrad.autograd import observe
-from minigrad.autograd._formulas import ValueRef, formula_of, operands_of
+from minigrad.autograd._formulas import ValueRef, recorded_operands
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import ValueTable, callable_name, canonical, thaw
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -60,7 +60,7 @@ class EventCollector(observe.Emitter):
         self.events = []
         self.max_events, self.max_bytes = max_events, max_bytes
         self.nbytes = 0
-        self._next_check = 0  # the caps are checked at the first event
+        self._check_from = -1  # the index of the event after which the caps are checked next
         self.truncated = False
         self.passes = {}          # engine pass id -> number of the pass in this recording
         self.structures = {}      # node id -> structure_of(node) for every node seen
@@ -70,11 +70,13 @@ class EventCollector(observe.Emitter):
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
+        self._new_small, self._copy_limit = self.values.new_small, self.values.copy_limit
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
         self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
         self._ready_order = 0     # counts the node_ready events down: ties run in their order
         self.values.alarm = self._alarm  # a burst of new values: check the caps at once
-        self._started = _NOT_STARTED  # the grads node_started saw, and their references
+        # the grads node_started saw (the engine's list or tuple), and their references
+        self._started_grads = self._started_refs = None
 
     # ----------------------------------------------------------------- observer
     def __call__(self, kind, **fields):
@@ -102,11 +104,11 @@ class EventCollector(observe.Emitter):
         # An event adds at most about 1.5 kB (with new small values): look again before the
         # byte cap can be passed, and at least every 256 events.
         room = (self.max_bytes - self.nbytes - self.values.nbytes) // 1500
-        self._next_check = min(count + max(1, min(256, room)), self.max_events)
+        self._check_from = min(count + max(1, min(256, room)), self.max_events) - 1
         self.values.alarm_bytes = self.max_bytes - self.nbytes
 
     def _alarm(self):
-        self._next_check = 0
+        self._check_from = -1
 
     def _convert_event(self, kind, fields):
         """Any event: each field converted by its name (see ``_convert``)."""
@@ -135,119 +137,163 @@ class EventCollector(observe.Emitter):
     # the node joins the queue (the collector keeps the queue's sort keys, the engine's
     # ``(-sequence number, order)`` negated, in reverse, to find it), and ``node_started``
     # always takes the head.
+    #
+    # These methods run for every node, so they are written for speed: no ``truncated`` test
+    # (``stop`` replaces them with ``_ignore``), the store of the event inlined.
     def node_created(self, node, outputs):
-        if self.truncated:
-            return
-        tensor = self.tensor
-        try:
-            tids = tuple([tensor(t) for t in outputs])
-        except AttributeError:  # a user's Function returned something else than tensors
-            self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
-            return
+        if len(outputs) == 1:  # (self.tensor and ValueTable.add, inlined)
+            tensor = outputs[0]
+            try:
+                tid = tensor._uid
+            except AttributeError:  # a user's Function returned something else than a tensor
+                return self._odd_node_created(node, outputs)
+            if tid is None:
+                tid = tensor_id(tensor)
+                self.tensor_refs[tid] = weakref.ref(tensor)
+            elif tid not in self.tensor_refs:
+                self.tensor_refs[tid] = weakref.ref(tensor)
+            tids = (tid,)
+            array = tensor._data
+            if array.size <= self._copy_limit:
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = self._index.get(key)
+                values = (self._new_small(key, array) if ref is None else ref,)
+            else:
+                values = (self.values.add_large(array),)
+        else:
+            try:
+                tids = tuple([self.tensor(t) for t in outputs])
+            except AttributeError:
+                return self._odd_node_created(node, outputs)
+            add = self.values.add
+            values = tuple([add(t) for t in outputs])
         nid = node._uid
+        structures = self.structures
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
-            structures = self.structures
             nid = node_id(node)
             structures[nid] = structure_of(node, nid)
-            edges = node._edges
-            for k in range(len(edges) - 2, -1, -2):  # (in the order self.node's stack takes)
-                child = edges[k]
+            for child in node._edges[-2::-2]:  # (in the order self.node's stack takes)
                 if child is not None and child._uid not in structures:
                     self.node(child)
-        elif nid is None or nid not in self.structures:
+        elif nid is None or nid not in structures:
             nid = self.node(node)
         pass_id = state.backward_pass
-        add = self.values.add
-        self._store(("node_created", len(self.events),
-                     None if pass_id is None else self.passes.get(pass_id), nid,
-                     tids, (add(outputs[0]),) if len(outputs) == 1 else
-                     tuple([add(t) for t in outputs])))
+        events = self.events
+        i = len(events)
+        events.append(("node_created", i,
+                       None if pass_id is None else self.passes.get(pass_id), nid, tids, values))
+        if i >= self._check_from:
+            self._check_caps()
+
+    def _odd_node_created(self, node, outputs):
+        """``node_created`` of a user's Function that returned something else than tensors."""
+        self._store(self._convert_event("node_created", {"node": node, "outputs": outputs}))
 
     def node_ready(self, pass_id, node, ready):
-        if not self.truncated:
-            number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
-            keys = self._queues.get(pass_id)
-            if keys is None:
-                keys = self._queues[pass_id] = []
-            self._ready_order -= 1
-            # Kept in reverse run order, the head last: a node joins, and the head leaves, at
-            # the end of the list in the common cases (no shifting of a long queue). A key is
-            # one int (sequence number, then the order of readiness, later ones first): no
-            # tuple per node for the garbage collector to watch.
-            key = (node._seq << 64) + _ORDER_BASE + self._ready_order
-            at = bisect.bisect(keys, key)
-            keys.insert(at, key)
-            self._store(("node_ready", len(self.events), number, nid(node), len(keys) - 1 - at))
+        number = self.passes.get(pass_id)
+        keys = self._queues.get(pass_id)
+        if keys is None:
+            keys = self._queues[pass_id] = []
+        order = self._ready_order = self._ready_order - 1
+        # Kept in reverse run order, the head last: a node joins, and the head leaves, at
+        # the end of the list in the common cases (no shifting of a long queue). A key is
+        # one int (sequence number, then the order of readiness, later ones first): no
+        # tuple per node for the garbage collector to watch.
+        key = (node._seq << 64) + _ORDER_BASE + order
+        at = _bisect(keys, key)
+        keys.insert(at, key)
+        events = self.events
+        i = len(events)
+        events.append(("node_ready", i, number,
+                       node._uid if number is not None else self._nid(node),
+                       len(keys) - 1 - at))
+        if i >= self._check_from:
+            self._check_caps()
 
     def node_started(self, pass_id, node, grads, ready):
-        if not self.truncated:
-            number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
-            keys = self._queues.get(pass_id)
-            if keys:
-                keys.pop()  # the engine runs the head of its queue
-            refs = self._refs(grads)
-            self._started = (grads, refs)
-            self._store(("node_started", len(self.events), number, nid(node), refs))
+        number = self.passes.get(pass_id)
+        nid = node._uid if number is not None else self._nid(node)
+        keys = self._queues.get(pass_id)
+        if keys:
+            keys.pop()  # the engine runs the head of its queue
+        refs = self._started_refs = self._refs(grads)
+        self._started_grads = grads
+        events = self.events
+        i = len(events)
+        events.append(("node_started", i, number, nid, refs))
+        if i >= self._check_from:
+            self._check_caps()
 
     def node_ran(self, pass_id, node, grads_in, grads_out):
-        if not self.truncated:
-            number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
-            started = self._started
-            # The gradients it was started with, unless hooks replaced them (a new list) or a
-            # node pre-hook or a user's backward may have changed them in place.
-            refs_in = started[1] if started[0] is grads_in and node._trusted and \
-                not node._pre_hooks else self._refs(grads_in)
-            self._started = _NOT_STARTED
-            key = nid(node)
-            if key not in self.operands:  # the numbers of its chain rule, before release
-                formula = formula_of(node)
-                self.operands[key] = (formula, operands_of(node, self._full_limit, self.values),
-                                      self._operand_ids(node)) if formula else _NO_OPERANDS
-            if self._recent:
-                self._recent.clear()  # keep what this node sends, for the events that follow
-            self._store(("node_ran", len(self.events), number, key, refs_in,
-                         self._refs(grads_out)))
-
-    def _operand_ids(self, node):
-        """``{saved name: tensor id}`` of ``operand_tensors(node)``, for a node with a formula."""
-        saved, ids = node._saved, {}
-        if saved:
-            tensor = self.tensor
-            for name, slot in zip(node._saved_names(), saved):
-                if slot is not None and slot.tensor is not None:
-                    ids[name] = tensor(slot.tensor)
-        return ids
+        number = self.passes.get(pass_id)
+        # The gradients it was started with, unless hooks replaced them (a new list) or a
+        # node pre-hook or a user's backward may have changed them in place.
+        refs_in = self._started_refs if self._started_grads is grads_in and node._trusted \
+            and not node._pre_hooks else self._refs(grads_in)
+        self._started_grads = None
+        key = node._uid if number is not None else self._nid(node)
+        operands = self.operands
+        if key not in operands:  # the numbers of its chain rule, before release
+            operands[key] = recorded_operands(node, self._full_limit, self.values,
+                                              self.tensor) or _NO_OPERANDS
+        if self._recent:
+            self._recent.clear()  # keep what this node sends, for the events that follow
+        events = self.events
+        i = len(events)
+        events.append(("node_ran", i, number, key, refs_in, self._refs(grads_out)))
+        if i >= self._check_from:
+            self._check_caps()
 
     def grad_summed(self, pass_id, node, index, sender, grad, total, pending):
-        if not self.truncated:
-            number = self.passes.get(pass_id)
-            nid = _uid if number is not None else self._nid
-            add = self._grad_value
-            self._store(("grad_summed", len(self.events), number, nid(node), index, nid(sender),
-                         add(grad), add(total), pending))
+        number = self.passes.get(pass_id)
+        if number is not None:
+            nid, sid = node._uid, sender._uid
+        else:
+            nid, sid = self._nid(node), self._nid(sender)
+        add = self._grad_value
+        events = self.events
+        i = len(events)
+        events.append(("grad_summed", i, number, nid, index, sid, add(grad),
+                       add(total), pending))
+        if i >= self._check_from:
+            self._check_caps()
 
     def saved_released(self, pass_id, node, names=None):
-        if not self.truncated:
-            number = self.passes.get(pass_id)
-            nid = node._uid if number is not None else self._nid(node)
-            names = node._saved_names() if names is None else names
-            saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
-            names = self.released[nid] = tuple(
-                n for k, n in enumerate(names) if k >= len(saved) or saved[k] is not None)
-            self._store(("saved_released", len(self.events), number, nid, names))
+        number = self.passes.get(pass_id)
+        nid = node._uid if number is not None else self._nid(node)
+        names = node._saved_names() if names is None else names
+        saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
+        if None in saved:
+            names = tuple([n for k, n in enumerate(names) if k >= len(saved) or
+                           saved[k] is not None])
+        elif type(names) is not tuple:
+            names = tuple(names)
+        self.released[nid] = names
+        events = self.events
+        i = len(events)
+        events.append(("saved_released", i, number, nid, names))
+        if i >= self._check_from:
+            self._check_caps()
 
     def _store(self, event):
         events = self.events
         events.append(event)
-        if len(events) >= self._next_check:
+        if len(events) > self._check_from:
             self._check_caps()
 
     def _refs(self, grads):
         """The value references of a node's gradients (``_grad_value``, the lookup of a small
         array inlined: most gradients are small, and most were seen before)."""
+        if len(grads) == 1:
+            grad = grads[0]
+            if grad is None:
+                return _NO_REF
+            array = grad._data
+            if array.size <= self._full_limit:
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = self._index.get(key)
+                return (self._new_small(key, array) if ref is None else ref,)
+            return (self._grad_value(grad),)
         index, limit, refs = self._index, self._full_limit, []
         for grad in grads:
             if grad is None:
@@ -255,8 +301,9 @@ class EventCollector(observe.Emitter):
                 continue
             array = grad._data
             if array.size <= limit:
-                ref = index.get((array.dtype, array.shape, array.tobytes()))
-                refs.append(self._add_small(array) if ref is None else ref)
+                key = (array.dtype, array.shape, array.tobytes())
+                ref = index.get(key)
+                refs.append(self._new_small(key, array) if ref is None else ref)
             else:
                 refs.append(self._grad_value(grad))
         return tuple(refs)
@@ -288,8 +335,10 @@ class EventCollector(observe.Emitter):
     def _dependencies(self, f):
         counts, needed, grads = {}, None, {}
         nid, add, tensor = self._nid, self.values.add, self.tensor
+        structures = self.structures
         for node, count in f["counts"].items():
-            counts[nid(node)] = count
+            key = node._uid
+            counts[key if key is not None and key in structures else nid(node)] = count
             if type(node) is AccumulateGrad:
                 grads[tensor(node.variable)] = add(node.variable._grad)
             if node._retained:
@@ -318,7 +367,13 @@ class EventCollector(observe.Emitter):
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        ref = self.values.add_large(array)
+        if array.size <= self._copy_limit:  # (ValueTable.add_large, inlined)
+            key = (array.dtype, array.shape, array.tobytes())
+            ref = self._index.get(key)
+            if ref is None:
+                ref = self._new_small(key, array)
+        else:
+            ref = self.values.add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 
@@ -330,6 +385,8 @@ class EventCollector(observe.Emitter):
         """Stop recording for good: detach, warn, and end the events with ``truncated``."""
         self.detach()
         self.truncated = True
+        for name in _PER_NODE:  # (the engine may still call them in the pass that runs)
+            setattr(self, name, _ignore)
         self.events.append({"i": len(self.events), "kind": "truncated", "pass": None,
                             "reason": reason})
         warnings.warn(f"minigrad.graph.record() stopped recording: {reason}. The events so "
@@ -387,8 +444,11 @@ class EventCollector(observe.Emitter):
         return {"type": type(value).__name__, "name": name}
 
     def tensor(self, tensor):
-        tid = tensor_id(tensor)
-        if tid not in self.tensor_refs:
+        tid = tensor._uid
+        if tid is None:
+            tid = tensor_id(tensor)
+            self.tensor_refs[tid] = weakref.ref(tensor)
+        elif tid not in self.tensor_refs:
             self.tensor_refs[tid] = weakref.ref(tensor)
         return tid
 
@@ -456,7 +516,14 @@ _FROM_KEYWORDS = {
 _uid = operator.attrgetter("_uid")
 _ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
 _NO_OPERANDS = (None, {}, {})
-_NOT_STARTED = (None, None)
+_PER_NODE = ("node_created", "node_ready", "node_started", "node_ran", "grad_summed",
+             "saved_released")
+
+
+def _ignore(*args, **kwargs):
+    """What the per-node events do once recording stopped (see ``EventCollector.stop``)."""
+_NO_REF = (None,)
+_bisect = bisect.bisect
 _NO_VERSION = (0,)
 
 
@@ -483,25 +550,59 @@ def structure_of(node, nid):
     come sooner.
     """
     cls = type(node)
-    if cls is AccumulateGrad:
-        variable, kind = tensor_id(node.variable), "accumulate"
-    else:
-        variable, kind = None, "root" if cls is GraphRoot else "function"
+    kind = _KINDS.get(cls)
+    if kind is None:
+        kind = _KINDS[cls] = (cls.__name__, "accumulate" if cls is AccumulateGrad else
+                              "root" if cls is GraphRoot else "function")
+    variable = tensor_id(node.variable) if cls is AccumulateGrad else None
     # (From the flat edges, ``(node, input_nr, node, input_nr, ...)``: reading
     # ``next_functions`` would leave a tuple of pairs on every node.)
-    next_ = list(node._edges)
-    for k in range(0, len(next_), 2):
-        child = next_[k]
-        if child is not None:
-            next_[k] = child._uid or node_id(child)
+    next_ = node._edges
+    count = len(next_)
+    if count == 2:  # (one or two inputs, the common cases, without a loop)
+        child = next_[0]
+        next_ = (child if child is None else child._uid or node_id(child), next_[1])
+    elif count == 4:
+        child, other = next_[0], next_[2]
+        next_ = (child if child is None else child._uid or node_id(child), next_[1],
+                 other if other is None else other._uid or node_id(other), next_[3])
+    elif count:
+        next_ = list(next_)
+        next_[::2] = [child if child is None else child._uid or node_id(child)
+                      for child in next_[::2]]
+        next_ = tuple(next_)
     saved = node._saved
-    names, held = (), ()
-    if saved:
-        slots = [(n, slot) for n, slot in zip(node._saved_names(), saved) if slot is not None]
-        names = tuple(n for n, _ in slots)
-        held = tuple(_saved_id(slot) for _, slot in slots)
-    return (nid, cls.__name__, kind, node._seq, variable, len(node._output_meta),
-            names, tuple(next_), held)
+    if not saved:
+        names = held = ()
+    else:
+        names = node._saved_names()
+        count = len(saved)
+        if count != len(names) or None in saved:
+            names, held = _held(names, saved)
+        elif count == 1:  # (no comprehension: in CPython 3.11 each one is a function call)
+            held = (_saved_id(saved[0]),)
+        elif count == 2:
+            held = (_saved_id(saved[0]), _saved_id(saved[1]))
+        else:
+            held = tuple(map(_saved_id, saved))
+        if type(names) is not tuple:
+            names = tuple(names)
+    return (nid, kind[0], kind[1], node._seq, variable, len(node._output_meta), names, next_,
+            held)
+
+
+_KINDS = {}  # node class -> (its name, its kind in a snapshot)
+
+
+def _held(names, saved):
+    """``(names, tensor ids)`` of the saved slots that hold something (x ** 2 saves no
+    exponent tensor, mm only what the gradients it will send need)."""
+    kept, held = [], []
+    for name, slot in zip(names, saved):
+        if slot is not None:
+            kept.append(name)
+            held.append(_saved_id(slot))
+    return tuple(kept), tuple(held)
 
 
 def _saved_id(slot):

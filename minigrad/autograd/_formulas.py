@@ -29,7 +29,7 @@ import numpy as np
 from minigrad.autograd._values import _DTYPE_NAMES, value_of
 
 __all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors",
-           "ValueRef"]
+           "recorded_operands", "ValueRef"]
 
 # The helpers an expression may call (besides NumPy's operators, ``x[index]`` and ``.T``).
 # Each is written the way a course writes the step; tests/test_formulas.py evaluates them.
@@ -177,8 +177,8 @@ def _described(array):
 
 def _plan(node):
     """``(saved names, formula, ((operand name, its saved slot or -1), ...), whether it names
-    ``grads``)`` of ``node``'s class, worked out once per class (the saved names of built-in
-    nodes are the class's)."""
+    ``grads``, whether its formula repeats per input)`` of ``node``'s class, worked out once
+    per class (the saved names of built-in nodes are the class's)."""
     names = node._saved_names()
     plan = _PLANS.get(type(node))
     if plan is None or plan[0] is not names:
@@ -186,7 +186,8 @@ def _plan(node):
         plan = (names, formula, None if formula is None else tuple(
             (name, names.index(name) if name in names else -1)
             for name in formula_names(formula)),
-            formula is not None and any("grads" in (e or "") for e in formula))
+            formula is not None and any("grads" in (e or "") for e in formula),
+            _FORMULAS[type(node)][1])
         _PLANS[type(node)] = plan
     return plan
 
@@ -204,18 +205,22 @@ def operands_of(node, full_limit, table=None, values=None):
     (a function), their Values are ``values(array)``.
     """
     plan = _plan(node)
-    steps = plan[2]
-    if steps is None:
+    if plan[2] is None:
         return {}
-    saved = node._saved or ()
+    return _operands(node, plan, node._saved or (), full_limit, table, values)
+
+
+def _operands(node, plan, saved, full_limit, table, values):
+    """``operands_of`` once the plan and the saved slots are at hand."""
     result = {}
-    for name, k in steps:
+    for name, k in plan[2]:
         if k >= 0:
             slot = saved[k] if k < len(saved) else None
             if slot is None:
                 result[name] = None
                 continue
-            data = slot.tensor._data if slot.tensor is not None else slot.data
+            tensor = slot.tensor
+            data = tensor._data if tensor is not None else slot.data
             if data is None:
                 result[name] = None
             elif type(data) is np.ndarray and (table is not None or values is not None):
@@ -227,12 +232,47 @@ def operands_of(node, full_limit, table=None, values=None):
                     result[name] = values(data)
             else:
                 result[name] = _plain(data, full_limit, table)
-        elif name in node.__dict__:
-            result[name] = _plain(node.__dict__[name], full_limit, table)
+        else:
+            attributes = node.__dict__
+            if name in attributes:
+                value = attributes[name]
+                if value is None or type(value) in _PLAIN_TYPES:
+                    result[name] = value
+                elif type(value) is tuple and _PLAIN_TYPES.issuperset(map(type, value)):
+                    result[name] = list(value)  # (sizes, dims: _plain, without recursion)
+                else:
+                    result[name] = _plain(value, full_limit, table)
     if plan[3]:   # what an unused output sent
         meta = getattr(node, "_output_meta", None) or ()
         result["output_shapes"] = [list(shape) for shape, _ in meta]
     return result
+
+
+_PLAIN_TYPES = frozenset({bool, int, float, str})  # (kept as they are by _plain)
+
+
+def recorded_operands(node, full_limit, table, tensor_id):
+    """What ``record()`` keeps of ``node`` the first time it runs, from one plan per class:
+    ``(formula_of(node), operands_of(node, full_limit, table), {saved name:
+    tensor_id(tensor)} of the saved inputs still held)``, or None when it has no formula."""
+    names = node._saved_names()
+    plan = _PLANS.get(type(node))
+    if plan is None or plan[0] is not names:
+        plan = _plan(node)
+    formula = plan[1]
+    if not formula:
+        return None
+    if plan[4]:  # one expression per input: as many as this node has
+        formula = formula_of(node)
+    saved = node._saved or ()
+    operands = _operands(node, plan, saved, full_limit, table, None)
+    ids = {}
+    for name, slot in zip(names, saved):
+        if slot is not None:
+            tensor = slot.tensor
+            if tensor is not None:
+                ids[name] = tensor_id(tensor)
+    return formula, operands, ids
 
 
 def operand_tensors(node):

@@ -117,12 +117,16 @@ class ValueTable:
         """``add`` for an ndarray of at most ``copy_limit`` elements: kept as its bytes."""
         key = (array.dtype, array.shape, array.tobytes())
         ref = self._index.get(key)
-        if ref is None:
-            ref = self._index[key] = len(self._entries)
-            self._entries.append(key)
-            self.nbytes += 100 + array.nbytes
-            if self.nbytes >= self.alarm_bytes:
-                self._ring()
+        return self.new_small(key, array) if ref is None else ref
+
+    def new_small(self, key, array):
+        """``add_small`` of an array whose key ``(dtype, shape, bytes)`` is not in the table
+        yet (a caller that looked it up already)."""
+        ref = self._index[key] = len(self._entries)
+        self._entries.append(key)
+        self.nbytes += 100 + array.nbytes
+        if self.nbytes >= self.alarm_bytes:
+            self._ring()
         return ref
 
     def add_large(self, array):
