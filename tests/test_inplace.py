@@ -502,6 +502,8 @@ EXPANDED_WRITES = [
     "(lambda b: (b.expand(2, 3).fill_(2), b))(T.ones(3, requires_grad=True).clone())",
     "(lambda b: (b.expand(2, 3).fill_(2), b.sum().backward()))"
     "(T.ones(3, requires_grad=True).clone())",
+    # an array that owns its memory and still repeats an element (a zero stride, no base)
+    "T.from_numpy(__import__('numpy').ndarray((3,), 'float32', strides=(0,))).add_(1)",
 ]
 
 

@@ -215,7 +215,7 @@ def _writeable_alias(a):
 
 def _expanded(data):
     """Whether several elements of ``data`` share one memory location (an expanded view)."""
-    if data.base is None:  # (an array that owns its memory is not a view of any kind)
+    if 0 not in data.strides:  # (the common case, without a Python loop)
         return False
     return data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape))
 
