@@ -367,13 +367,7 @@ class EventCollector(observe.Emitter):
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        if array.size <= self._copy_limit:  # (ValueTable.add_large, inlined)
-            key = (array.dtype, array.shape, array.tobytes())
-            ref = self._index.get(key)
-            if ref is None:
-                ref = self._new_small(key, array)
-        else:
-            ref = self.values.add_large(array)
+        ref = self.values.add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 
@@ -522,6 +516,8 @@ _PER_NODE = ("node_created", "node_ready", "node_started", "node_ran", "grad_sum
 
 def _ignore(*args, **kwargs):
     """What the per-node events do once recording stopped (see ``EventCollector.stop``)."""
+
+
 _NO_REF = (None,)
 _bisect = bisect.bisect
 _NO_VERSION = (0,)

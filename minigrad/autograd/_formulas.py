@@ -255,11 +255,8 @@ def recorded_operands(node, full_limit, table, tensor_id):
     """What ``record()`` keeps of ``node`` the first time it runs, from one plan per class:
     ``(formula_of(node), operands_of(node, full_limit, table), {saved name:
     tensor_id(tensor)} of the saved inputs still held)``, or None when it has no formula."""
-    names = node._saved_names()
-    plan = _PLANS.get(type(node))
-    if plan is None or plan[0] is not names:
-        plan = _plan(node)
-    formula = plan[1]
+    plan = _plan(node)
+    names, formula = plan[0], plan[1]
     if not formula:
         return None
     if plan[4]:  # one expression per input: as many as this node has
