@@ -45,6 +45,24 @@ def case_signbit(torch):
     return torch.signbit(x), x.signbit(), torch.tensor([-3, 0, 4]).signbit()
 
 
+def case_relu_and_clamp_backward_large(torch):
+    # 3,000 elements: the backward zeroes gradients with a bit mask, not where(); an inf or
+    # NaN gradient where the input is cut off still gives 0, and a NaN input passes relu's
+    # gradient through (clamp's: 0), in every float dtype.
+    out = []
+    for dtype in (torch.float16, torch.float32, torch.float64):
+        x = torch.tensor([-1.5, 0.0, 2.0, 0.75, -0.25, 1.0] * 500, dtype=dtype)
+        x[7] = float("nan")
+        x.requires_grad_()
+        g = torch.tensor([0.5, -2.0, 1.25, -0.0, 3.0] * 600, dtype=dtype)
+        g[0], g[1], g[2], g[4], g[7] = float("inf"), float("nan"), float("-inf"), -float("inf"), 5
+        for y in (x.relu(), x.clamp(-1, 1.5), x.clamp(min=0.5)):
+            (grad,) = torch.autograd.grad(y, x, g)
+            out.append([grad[:12], grad[-6:], grad[12:].sum(), (grad != 0).sum(),
+                        grad.signbit().sum()])
+    return out
+
+
 @pytest.mark.parametrize("prog", programs(globals()), ids=lambda p: p.__name__[5:])
 def test_parity(prog, oracle):
     check(prog, oracle)

@@ -16,8 +16,8 @@ from minigrad.tensor import Size, Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
            "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
-           "sum_to", "shapes_of", "zero_grad", "apply_op", "expand_to", "unsqueeze_to", "swap_dims",
-           "transposed", "permute_to", "normalize_dim", "shape_error",
+           "sum_to", "shapes_of", "zero_grad", "zeroed", "apply_op", "expand_to", "unsqueeze_to",
+           "swap_dims", "transposed", "permute_to", "normalize_dim", "shape_error",
            "qualified_node_name"]
 
 # ``ufunc(..., out=ARRAY)`` gives a 0-d result as an array, not as a NumPy scalar that the op
@@ -291,6 +291,26 @@ def zero_grad(grad, shape=None):
     under ``create_graph`` and turn an infinite grad into nan."""
     data = grad._data if isinstance(grad, Tensor) else np.asarray(grad)
     return Tensor._make(np.zeros(data.shape if shape is None else shape, data.dtype))
+
+
+def zeroed(grad, drop):
+    """``np.where(drop, 0, grad)`` for two arrays of one shape: ``grad`` with a zero wherever
+    ``drop`` is True (an inf or NaN there as well).
+
+    For a float ``grad`` of some size it ANDs ``grad``'s bits with a mask (all ones where kept,
+    none where dropped), several times faster than where(): where() branches per element,
+    which relu's random signs make a miss half of the time.
+    """
+    bits = _SAME_SIZE_INT.get(grad.dtype.itemsize) if grad.dtype.kind == "f" else None
+    if bits is None or grad.size < 1024 or drop.shape != grad.shape:
+        return np.where(drop, grad.dtype.type(0), grad)
+    keep = drop.astype(bits)  # 1 where dropped, 0 where kept
+    keep -= 1                 # all bits clear where dropped, all set where kept
+    keep &= grad.view(bits)
+    return keep.view(grad.dtype)
+
+
+_SAME_SIZE_INT = {2: np.dtype(np.int16), 4: np.dtype(np.int32), 8: np.dtype(np.int64)}
 
 
 def _sum_array_to(grad, shape):

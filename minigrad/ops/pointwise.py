@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY, apply_op, zero_grad
+from minigrad.ops._util import ARRAY, apply_op, zero_grad, zeroed
 from minigrad.ops.arithmetic import MulScalar, plus
 from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
@@ -260,9 +260,8 @@ class ThresholdBackward(_Op):
 
     @staticmethod
     def compute(g, y):  # on arrays (see apply_op)
-        # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch. (A zero of g's
-        # dtype: where() then computes in that dtype, with no cast after.)
-        return np.where(y <= 0, g.dtype.type(0), g)
+        # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch.
+        return zeroed(g, y <= 0)
 
     @staticmethod
     def backward(ctx, grad):
@@ -455,7 +454,7 @@ class Clamp(_Op):
         if hi is not None:
             mask = (x <= hi) if mask is True else mask & (x <= hi)
         if not isinstance(grad, Tensor):  # (a backward on arrays)
-            return np.where(mask, grad, 0), None, None
+            return zeroed(grad, ~mask), None, None
         return where(mask, grad, 0.0), None, None  # (PyTorch's clamp_backward)
 
 
