@@ -39,8 +39,11 @@ VIEWS = "_fw_views"     # where a base keeps the views made of it in a level (in
 
 # Read by ``Function.apply`` on every op: True only inside a dual level (and not while this
 # module is busy computing a JVP, whose scratch ops must not propagate tangents themselves).
+# (Plain globals: a module ``__getattr__`` here would keep CPython 3.11 from caching the
+# lookup of ``forward_ad._active``, which every op pays.)
 _active = False
 _level = None           # the level that is entered (0), or None
+_current_level = -1     # PyTorch's name for it: the entered level, or -1
 _enabled = True         # ``_set_fwd_grad_enabled``: False stops tangents from propagating
 _holders = []           # weak references to the tensors that hold a tangent of that level
 
@@ -48,16 +51,17 @@ _holders = []           # weak references to the tensors that hold a tangent of 
 # ---------------------------------------------------------------------------- levels
 def enter_dual_level():
     """Enter a new forward grad level and return it (PyTorch supports one level at a time)."""
-    global _active, _level
+    global _active, _level, _current_level
     if _level is not None:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
-    _level, _active = 0, _enabled
+    _level = _current_level = 0
+    _active = _enabled
     return _level
 
 
 def exit_dual_level(*, level=None):
     """Leave the level: every tangent created in it is forgotten."""
-    global _active, _level
+    global _active, _level, _current_level
     if level is None:
         level = _level
     if level is None or level < 0:
@@ -70,7 +74,7 @@ def exit_dual_level(*, level=None):
         if tensor is not None:
             tensor.__dict__.pop(_ATTR, None)
     _holders.clear()
-    _level, _active = None, False
+    _level, _current_level, _active = None, -1, False
 
 
 class dual_level:
@@ -93,12 +97,6 @@ class dual_level:
     def __exit__(self, *exc):
         exit_dual_level()
         return False
-
-
-def __getattr__(name):
-    if name == "_current_level":  # PyTorch's module global: the entered level, or -1
-        return -1 if _level is None else _level
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _is_fwd_grad_enabled():

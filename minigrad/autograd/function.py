@@ -22,6 +22,7 @@ import warnings
 import weakref
 
 import numpy as np
+from numpy import ndarray  # (a global: reads of np.<name> are not cached by CPython 3.11)
 
 from minigrad._errstate import context_in_use, quiet_call, quiet_run
 from minigrad._shared import shared
@@ -113,7 +114,7 @@ class BackwardNode(FunctionCtx, Node):
         for value, version in zip(self._saved_values, versions):
             if version is None:
                 result.append(None)
-            elif type(value) is np.ndarray:  # a number
+            elif type(value) is ndarray:  # a number
                 result.append(_numbers.number_array_for(value, dtype) if dtype is not None
                               else _numbers.wrapped_number(value))
             elif getattr(value, "_vc", _UNCHANGED)[0] != version:
@@ -254,7 +255,7 @@ class Function:
                 record = inference.records(args, Tensor)
         ctx.needs_input_grad = needs if record else (False,) * len(args)
         outputs = cls.forward(ctx, *args)
-        if not record and type(outputs) is np.ndarray and not cls.is_view \
+        if not record and type(outputs) is ndarray and not cls.is_view \
                 and not forward_ad._active:
             return Tensor._make(outputs)  # the common case without a graph: a new array
         return _wrap_outputs(cls, ctx, args, outputs, record, Tensor)
@@ -385,7 +386,7 @@ def apply_on_arrays(node, grad, as_arrays=False):
     the saved tensors as arrays; each gradient it returns becomes a tensor again, or stays an
     array with ``as_arrays`` (the engine's plain passes: see ``as_tensors``). The caller has
     made NumPy quiet (the engine keeps it so over a run of such nodes)."""
-    grad_array = grad if type(grad) is np.ndarray else grad._data
+    grad_array = grad if type(grad) is ndarray else grad._data
     node._array_dtype = dtype = grad_array.dtype  # (what ctx.saved_tensors looks at)
     try:
         grads = node._array_formula(node, grad_array)
@@ -405,7 +406,7 @@ def apply_on_arrays(node, grad, as_arrays=False):
         if g is grad_array and not mixed:  # passed through (e.g. by add): what came in
             result.append(grad)
             continue
-        if type(g) is not np.ndarray:  # a NumPy scalar
+        if type(g) is not ndarray:  # a NumPy scalar
             g = np.asarray(g)
         if mixed or (g.dtype is not dtype and g.dtype != dtype):
             to, input_nr = node._edges[k], node._edges[k + 1]
@@ -435,11 +436,11 @@ def as_tensors(grads):
     every node but an array formula gets."""
     if type(grads) is tuple:
         for g in grads:
-            if type(g) is np.ndarray:
+            if type(g) is ndarray:
                 break
         else:
             return grads
-    return tuple([_grad_tensor(g) if type(g) is np.ndarray else g for g in grads])
+    return tuple([_grad_tensor(g) if type(g) is ndarray else g for g in grads])
 
 
 def _cast_grads(node, grads):
@@ -461,7 +462,7 @@ def add_grads(held, grad):
     ``create_graph``, the arrays added directly (they agree in shape and dtype by the time they
     get here), else the recorded ``held + grad``."""
     Tensor = _node._Tensor or _tensor_class()
-    arrays = type(held) is np.ndarray, type(grad) is np.ndarray
+    arrays = type(held) is ndarray, type(grad) is ndarray
     if arrays == (True, True):  # (from two array formulas: no grad mode to record in)
         a, b = held, grad
     elif True in arrays:
@@ -541,7 +542,7 @@ class _Op(Function):
             if not context_in_use(error):
                 raise
             outputs = quiet_call(cls.forward, node, *args)
-        if type(outputs) is np.ndarray and not cls.is_view and not forward_ad._active:
+        if type(outputs) is ndarray and not cls.is_view and not forward_ad._active:
             if not record:
                 return Tensor._make(outputs)  # the common case without a graph: a new array
             return _link_array(node, args, outputs, Tensor)  # (built-in ops mark nothing dirty)
@@ -734,7 +735,7 @@ def _mark_views(source, outputs, multi=False):
 
 
 def _as_tensor(value, Tensor):
-    if type(value) is np.ndarray or isinstance(value, np.generic):
+    if type(value) is ndarray or isinstance(value, np.generic):
         return Tensor._make(np.asarray(value))
     return value  # a tensor, or a non-tensor output of a user's Function (passed through)
 
@@ -760,7 +761,7 @@ def link_inputs(ctx, args, Tensor):
 def _link(ctx, args, outputs, Tensor):
     """Make ``ctx`` the grad_fn of the outputs and point it at the inputs' nodes."""
     link_inputs(ctx, args, Tensor)
-    if len(outputs) == 1 and type(outputs[0]) is np.ndarray:  # the common case
+    if len(outputs) == 1 and type(outputs[0]) is ndarray:  # the common case
         out = Tensor._make(outputs[0], True, ctx, 0)
         result = (out,)
         ctx._out_ref = weakref.ref(out)
@@ -778,7 +779,7 @@ def _link_outputs(ctx, args, outputs, Tensor):
     """The output tensors of ``ctx``, whatever ``forward`` returned for them."""
     result, refs, meta = [], [], []
     for nr, out in enumerate(outputs):
-        if type(out) is np.ndarray:  # a new array from a built-in op
+        if type(out) is ndarray:  # a new array from a built-in op
             out = Tensor._make(out, True, ctx, nr)
         else:
             out = _link_output(ctx, nr, out, args, Tensor)

@@ -12,6 +12,7 @@ import weakref
 from typing import NamedTuple
 
 import numpy as np
+from numpy import ndarray
 
 from minigrad.autograd import anomaly_mode, forward_ad, observe
 from minigrad.grad_mode import state
@@ -430,7 +431,7 @@ class Node:
             if values:                        # but for a picture, weakly, the tensors'
                 refs = None
                 for k, value in enumerate(values):
-                    if value is not None and type(value) is not np.ndarray:  # a tensor
+                    if value is not None and type(value) is not ndarray:  # a tensor
                         if refs is None:
                             refs = [None] * len(values)
                         refs[k] = weakref.ref(value)
@@ -469,7 +470,7 @@ def _lean_slot(node, value, version, released):
         saved.version_counter = tensor._version_counter if tensor is not None else None
         saved.output_nr = tensor._output_nr if tensor is not None else 0
         return saved
-    if type(value) is np.ndarray:  # a number: a new wrapped-number tensor for it
+    if type(value) is ndarray:  # a number: a new wrapped-number tensor for it
         from minigrad.ops._util import wrapped_number
         value = wrapped_number(value)
     saved.version_counter, saved.version = value._version_counter, version

@@ -5,6 +5,7 @@ import numbers
 import sys
 
 import numpy as np
+from numpy import ndarray
 
 from minigrad import _dtype
 from minigrad._errstate import quiet_call
@@ -268,7 +269,7 @@ _SHAPES = {}
 def sum_to(grad, shape):
     """Sum ``grad`` (a tensor, or an array in a backward on arrays) down to ``shape``: the
     backward of an implicit broadcast."""
-    if type(grad) is np.ndarray:  # (first: a backward on arrays, the common case)
+    if type(grad) is ndarray:  # (first: a backward on arrays, the common case)
         return grad if grad.shape == shape else _sum_array_to(grad, shape)
     if not isinstance(grad, Tensor):  # the NumPy scalar of a 0-d result
         grad = np.asarray(grad)
@@ -329,14 +330,14 @@ def _sum_array_to(grad, shape):
 def apply_op(op, *args):
     """``op.apply(*args)`` on tensors; on arrays, ``op.compute(*args)``: the math the op's
     forward does on its tensors' arrays."""
-    if type(args[0]) is np.ndarray:
+    if type(args[0]) is ndarray:
         return op.compute(*args)
     return op.apply(*args)
 
 
 def expand_to(grad, shape):
     """``grad.expand(shape)`` (a read-only broadcast view on arrays)."""
-    if type(grad) is not np.ndarray:
+    if type(grad) is not ndarray:
         return grad.expand(shape)
     if grad.ndim:
         return np.broadcast_to(grad, shape)
@@ -349,7 +350,7 @@ def expand_to(grad, shape):
 
 def unsqueeze_to(grad, dims):
     """``grad`` with a dimension of size 1 put back at each of ``dims`` (ascending)."""
-    if type(grad) is np.ndarray:
+    if type(grad) is ndarray:
         return np.expand_dims(grad, dims) if dims else grad
     for d in dims:
         grad = grad.unsqueeze(d)
@@ -358,19 +359,19 @@ def unsqueeze_to(grad, dims):
 
 def swap_dims(x, dim0, dim1):
     """``x.transpose(dim0, dim1)`` (``ndarray.transpose`` permutes: ``np.swapaxes`` swaps)."""
-    if type(x) is np.ndarray:
+    if type(x) is ndarray:
         return np.swapaxes(x, dim0, dim1) if x.ndim else x
     return x.transpose(dim0, dim1)
 
 
 def transposed(x):
     """``x.t()``: a matrix transposed (fewer dimensions: itself)."""
-    return x.T if type(x) is np.ndarray else x.t()
+    return x.T if type(x) is ndarray else x.t()
 
 
 def permute_to(x, dims):
     """``x.permute(dims)``."""
-    return np.transpose(x, dims) if type(x) is np.ndarray else x.permute(dims)
+    return np.transpose(x, dims) if type(x) is ndarray else x.permute(dims)
 
 
 def normalize_dim(dim, ndim, op=None):
