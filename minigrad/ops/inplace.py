@@ -247,7 +247,7 @@ def check_overlap(x, args):
 def _partial_overlap(a, b):
     """PyTorch's ``get_overlap_status(a, b) == Partial`` on two arrays (dense ones only: for
     others it does not tell)."""
-    if not (a.size and b.size and _dense(a) and _dense(b) and np.may_share_memory(a, b)):
+    if not (a.size and b.size and np.may_share_memory(a, b) and _dense(a) and _dense(b)):
         return False
     start_a, start_b = a.ctypes.data, b.ctypes.data
     end_a, end_b = start_a + a.nbytes, start_b + b.nbytes
@@ -260,14 +260,17 @@ def _dense(a):
     return a.flags.c_contiguous or a.flags.f_contiguous
 
 
-def inplace(x, compute, *args, int_history=False):
+def inplace(x, compute, *args, int_history=False, checked=False):
     """``x ← compute(x, *args)`` in x's memory; returns x.
 
     When autograd records the op, the node saves a copy of x's old values (PyTorch saves a
     clone of ``self`` for in-place ops that need it) and becomes x's new ``grad_fn``. An integer
     x takes no history, but from the ops PyTorch records there (``int_history``: a fill).
+    ``checked``: the caller has run ``_check_inplace(x)`` already (with checks of its own
+    that PyTorch makes before the memory checks).
     """
-    _check_inplace(x)
+    if not checked:
+        _check_inplace(x)
     if compute not in _OWN_CHECKS:
         check_overlap(x, args)
     if allow_mutation.active is not None:
@@ -497,7 +500,7 @@ def add_(x, other, alpha=1):
 def sub_(x, other, alpha=1):
     _check_inplace(x)
     arithmetic._check_sub(x, as_tensor_operand(other, x))  # before the memory checks
-    return inplace(x, arithmetic.sub, other, alpha)
+    return inplace(x, arithmetic.sub, other, alpha, checked=True)
 
 
 def mul_(x, other):
