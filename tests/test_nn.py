@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from oracle import plain
 from parity_expr import agree
+from parity_programs import check
 
 import minigrad
 from minigrad import nn
@@ -660,3 +661,25 @@ LINEAR = [  # PyTorch's paths: addmm for a matrix, one addmm on the rows of a co
 @pytest.mark.parametrize("src", LINEAR)
 def test_linear_matches_torch(oracle, src):
     agree(oracle, src.replace("F.", "T.nn.functional."))
+
+
+def _leaky_relu_large(torch):
+    # leaky_relu and its backward in three float dtypes: s·x of a float16 tensor is computed in
+    # float32 and rounded, as PyTorch does; infs, NaNs and signed zeros come out as in PyTorch.
+    out = []
+    for dtype in (torch.float16, torch.float32, torch.float64):
+        x = torch.tensor([-1.5, 0.0, 2.0, -0.0, float("inf"), float("-inf")] * 500, dtype=dtype)
+        x[7] = float("nan")
+        x.requires_grad_()
+        g = torch.tensor([0.5, -2.0, 1.25, -0.0, 3.0] * 600, dtype=dtype)
+        g[0], g[1], g[2], g[4] = float("inf"), float("nan"), float("-inf"), -float("inf")
+        y = torch.nn.functional.leaky_relu(x, 0.2)
+        (grad,) = torch.autograd.grad(y, x, g)
+        for t in (y, grad):
+            out.append([t[:12], t[-6:], (t > 0).sum(), (t < 0).sum(), t.isnan().sum(),
+                        t.isinf().sum(), t.signbit().sum()])
+    return out
+
+
+def test_leaky_relu_on_a_large_tensor_matches_torch(oracle):
+    check(_leaky_relu_large, oracle)

@@ -9,6 +9,14 @@ from minigrad.ops._util import zero_grad
 __all__ = ["LeakyRelu", "LeakyReluBackward"]
 
 
+def _scaled(data, slope):
+    """``slope · data`` in data's dtype, as PyTorch computes it: a float16 tensor in float32
+    (its kernels' arithmetic type for half), then rounded."""
+    if data.dtype == np.float16:
+        return (data.astype(np.float32) * np.float32(slope)).astype(np.float16)
+    return (data * slope).astype(data.dtype, copy=False)
+
+
 class LeakyRelu(_Op):
     """y = x if x > 0 else s·x;  ∂y/∂x = 1 where x > 0, s elsewhere."""
 
@@ -23,7 +31,7 @@ class LeakyRelu(_Op):
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(x)
         data = x._data
-        return np.where(data > 0, data, data * negative_slope).astype(data.dtype, copy=False)
+        return np.where(data > 0, data, _scaled(data, negative_slope))
 
     @staticmethod
     def backward(ctx, grad):
@@ -44,7 +52,7 @@ class LeakyReluBackward(_Op):
         ctx.negative_slope = negative_slope
         ctx.save_for_backward(x)
         data = g._data
-        return np.where(x._data > 0, data, data * negative_slope).astype(data.dtype, copy=False)
+        return np.where(x._data > 0, data, _scaled(data, negative_slope))
 
     @staticmethod
     def backward(ctx, grad):
