@@ -13,6 +13,8 @@ import sys
 import warnings
 import weakref
 
+from numpy import ndarray
+
 from minigrad.autograd import observe
 from minigrad.autograd._formulas import ValueRef, recorded_operands
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
@@ -54,6 +56,8 @@ class EventCollector(observe.Emitter):
     tuples of them is dropped from the garbage collector's watch, which matters when a
     recording holds a hundred thousand events.
     """
+
+    takes_arrays = True  # the engine's gradients may come as arrays: only their values count
 
     def __init__(self, full_limit, max_events, max_bytes):
         self.values = ValueTable(full_limit)
@@ -288,7 +292,7 @@ class EventCollector(observe.Emitter):
             grad = grads[0]
             if grad is None:
                 return _NO_REF
-            array = grad._data
+            array = grad if type(grad) is ndarray else grad._data
             if array.size <= self._full_limit:
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
@@ -299,7 +303,7 @@ class EventCollector(observe.Emitter):
             if grad is None:
                 refs.append(None)
                 continue
-            array = grad._data
+            array = grad if type(grad) is ndarray else grad._data
             if array.size <= limit:
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = index.get(key)
@@ -359,7 +363,7 @@ class EventCollector(observe.Emitter):
         ``node_started`` and ``node_ran``; a change in place bumps the version)."""
         if grad is None:
             return None
-        array = grad._data
+        array = grad if type(grad) is ndarray else grad._data
         if array.size <= self._full_limit:
             return self._add_small(array)
         seen = self._recent.get(id(grad))

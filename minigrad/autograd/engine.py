@@ -74,9 +74,11 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     # Without create_graph, a built-in node whose formula also runs on arrays gets the array
     # of its gradient (``apply_on_arrays``): PyTorch runs every node in the pass's grad mode.
     on_arrays = not create_graph
-    # In a plain pass (no observer, no ``inputs``, no anomaly mode), the gradients such nodes
-    # make stay arrays on their way to the next one; any other node gets them as tensors.
-    as_arrays = on_arrays and not notify and needed is None and not anomaly
+    # In a plain pass (no ``inputs``, no anomaly mode, no observer but ``record()``'s), the
+    # gradients such nodes make stay arrays on their way to the next one; any other node gets
+    # them as tensors.
+    as_arrays = on_arrays and (not notify or notify.takes_arrays) and needed is None \
+        and not anomaly
     # NumPy's quiet error state (see minigrad._errstate) is entered before the first such node
     # and kept while they follow one another; it is left before any other code runs (hooks,
     # a user's backward, AccumulateGrad, observers: with observers, around each node alone).

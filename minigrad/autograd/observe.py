@@ -134,6 +134,10 @@ class Emitter:
     ``(-sequence number, order, node)`` entries. They are only valid during the call.
     """
 
+    # Whether the engine may pass this emitter gradients as NumPy arrays (``record()``'s
+    # collector reads only their values); every other observer gets tensors.
+    takes_arrays = False
+
     def __init__(self, send):
         self.send = send
 
