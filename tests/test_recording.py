@@ -658,6 +658,41 @@ def test_a_cap_reached_mid_backward_ends_the_events_there(shared):
                                rtol=1e-6)
 
 
+def test_a_pass_records_the_same_alone_and_shared_with_an_observer():
+    """Alone, the collector may get the engine's gradients as arrays; shared, it gets them as
+    tensors through keyword events, and the other observer gets tensors: the events and the
+    values are the same either way (fan-in, a broadcast, a float64 input, a gradient large
+    enough to be summarised)."""
+    x = minigrad.randn(80, 80, requires_grad=True)          # 6,400 elements: a summary
+    b = minigrad.tensor([0.5, -1.0, 2.0, 0.25], dtype=minigrad.float64, requires_grad=True)
+    w = minigrad.randn(4, requires_grad=True)
+    h = x.sum(0)[:4] * w
+    out = ((h + b) * (h * 3).exp() + x.mean()).sum()
+    seen = []
+
+    def other(kind, **fields):
+        for name in ("grads", "grads_in", "grads_out"):
+            seen.extend(type(g) for g in fields.get(name, ()) if g is not None)
+
+    recordings = []
+    for shared in (False, True):
+        for leaf in (x, b, w):
+            leaf.grad = None
+        with record(names={}) as rec:
+            if shared:
+                observe.add_observer(other)
+            try:
+                out.backward(retain_graph=True)
+            finally:
+                if shared:
+                    observe.remove_observer(other)
+        recordings.append(rec)
+    alone, together = recordings
+    assert len(alone) > 20 and alone.events == together.events
+    assert alone.values == together.values
+    assert len(seen) > 20 and set(seen) == {minigrad.Tensor}
+
+
 def test_byte_cap():
     x = minigrad.randn(100, requires_grad=True)
     with warnings.catch_warnings(record=True) as caught:
