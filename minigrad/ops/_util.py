@@ -105,8 +105,10 @@ def _number_array(value):
         return np.asarray(value)
     if array is None:
         array = np.asarray(value)
-        # Not cached: NaN (NaN != NaN: never found again) and zero (0.0 == -0.0, one key)
-        if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and value != 0:
+        # Not cached: NaN (NaN != NaN: never found again) and a float zero (0.0 == -0.0,
+        # one key); an int or bool zero is (``sum()`` of tensors starts from 0)
+        if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and (
+                value != 0 or type(value) is int or type(value) is bool):
             array.flags.writeable = False
             _NUMBER_ARRAYS[key] = array
             _CASTS[id(array)] = {}
@@ -185,6 +187,9 @@ def cast_numbers(a, b):
         if cast is None:
             cast = _cast(data_b, data_a.dtype)
         return data_a, cast, data_a.dtype  # x * 2: x's dtype wins
+    if (type(a) is WrappedNumber and type(b) is not WrappedNumber
+            and _CATEGORY[data_b.dtype.kind] >= _CATEGORY[dtype_a.kind]):
+        return _cast(data_a, data_b.dtype), data_b, data_b.dtype  # 1 - x: x's dtype wins
     dtype = result_dtype(a, b)
     if type(a) is WrappedNumber:
         data_a = _cast(data_a, dtype)

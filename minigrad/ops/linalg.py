@@ -110,9 +110,9 @@ class Mv(_Op):
 
 
 def _check_mm(a, b, first="self", second="mat2"):
-    if a.ndim != 2:
+    if a._data.ndim != 2:
         raise RuntimeError(f"{first} must be a matrix")
-    if b.ndim != 2:
+    if b._data.ndim != 2:
         raise RuntimeError(f"{second} must be a matrix")
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_matrix(a.shape)} and "
@@ -306,7 +306,9 @@ def matmul(a, b):
     """
     check_tensor_arg("matmul", "input", a, 1)
     check_tensor_arg("matmul", "other", b, 2)
-    da, db = a.ndim, b.ndim
+    da, db = a._data.ndim, b._data.ndim
+    if da == 2 and db == 2:  # (the commonest: checked first)
+        return Mm.apply(a, b)
     if da == 0 or db == 0:
         raise RuntimeError("both arguments to matmul need to be at least 1D, but they are "
                            f"{da}D and {db}D")
@@ -316,8 +318,6 @@ def matmul(a, b):
         return mv(a, b)
     if da == 1 and db == 2:
         return _SqueezeInPlace.apply(mm(a.unsqueeze(0), b), (0,))
-    if da == 2 and db == 2:
-        return mm(a, b)
     if _should_fold(a, b):
         return _folded_matmul(a, b)
     return _batched_matmul(a, b)

@@ -115,12 +115,19 @@ class Mean(_Op):
             raise RuntimeError(
                 "mean(): could not infer output dtype. Input dtype must be either a floating "
                 f"point or complex dtype. Got: {x.dtype.tensor_type[:-6]}")
-        ctx.self_sym_sizes, ctx.numel = tuple(x.shape), x.numel()
-        return np.asarray(x._data.mean(dtype=x._data.dtype))
+        data = x._data
+        ctx.self_sym_sizes, ctx.numel = data.shape, data.size
+        # The sum (float16 summed in float32, as PyTorch accumulates it), divided in float64
+        # and rounded to x's dtype; of nothing: 0 / 0 = nan, quietly
+        total = np.add.reduce(data, axis=None, dtype=_ACCUMULATE.get(data.dtype, data.dtype))
+        return np.asarray(data.dtype.type(total / np.intp(data.size)))
 
     @staticmethod
     def backward(ctx, grad):
         return divided(expand_to(grad, ctx.self_sym_sizes), ctx.numel)
+
+
+_ACCUMULATE = {np.dtype(np.float16): np.dtype(np.float32)}  # a mean's sum, when not in x's dtype
 
 
 class MeanDim(_Op):
