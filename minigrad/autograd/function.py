@@ -831,7 +831,10 @@ def _save(ctx, t, outputs, result, Tensor):
     if t._inference if isinstance(t, Tensor) else False:
         raise RuntimeError(inference.NOT_SAVED)
     if not isinstance(t, Tensor):  # a built-in op saving the array it returns
-        t = next((r for o, r in zip(outputs, result) if o is t), t)
+        for array, tensor in zip(outputs, result):
+            if array is t:
+                t = tensor
+                break
         if not isinstance(t, Tensor):
             i = next(i for i, s in enumerate(ctx._to_save) if s is t)
             raise TypeError("save_for_backward can only save variables, but argument "

@@ -109,10 +109,12 @@ class SavedTensor:
     origin = None        # the node a hooked tensor's gradient flows to
 
     def __init__(self, tensor, node, is_output):
-        try:
-            counter = tensor._vc
-        except AttributeError:  # the tensor's first counter (Tensor._version_counter)
-            counter = tensor._version_counter
+        # (A tensor that has no version counter yet, such as a new output, gets its first
+        # one here, as Tensor._version_counter makes it, without an exception raised and
+        # caught: that costs a microsecond.)
+        counter = getattr(tensor, "_vc", None)
+        if counter is None:
+            counter = tensor._vc = [0]
         self.version_counter, self.version = counter, counter[0]
         self.is_output = is_output
         self.output_nr = tensor._output_nr
