@@ -131,7 +131,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     # take an array that only its gradient tensor holds)
                     grads_out = grad = buffer = None
                     grads_in = as_tensors(grads_in)
-                if is_leaf or node._tensor_pre_hooks or node._retained:
+                if (node.variable._hooks if is_leaf else node._tensor_pre_hooks) or \
+                        node._retained:
                     grads_in = _tensor_pre_hooks(node, grads_in, journal, notify, pass_id)
                 if node._pre_hooks:
                     grads_in = _node_pre_hooks(node, grads_in, notify, pass_id)

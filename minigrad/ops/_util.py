@@ -323,9 +323,11 @@ def _sum_array_to(grad, shape):
     if grad.shape == shape:
         return grad
     lead = grad.ndim - len(shape)
+    if lead == 1 and shape and 1 not in shape:  # a bias's gradient (one leading dimension)
+        return np.add.reduce(grad, axis=0)
     dims = tuple(range(lead)) + tuple(
         lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1)
-    return np.asarray(grad.sum(dims, keepdims=True)).reshape(shape)
+    return np.asarray(np.add.reduce(grad, axis=dims, keepdims=True)).reshape(shape)
 
 
 # Formula helpers: a backward formula written with these runs on tensors (recorded, so that
