@@ -103,7 +103,7 @@ class BackwardNode(FunctionCtx, Node):
         if self._array_dtype is not None:  # a backward on arrays gets arrays
             dtype, arrays = self._array_dtype, []
             for s in saved:  # (a loop, not a comprehension: one call less per node)
-                arrays.append(None if s is None else s.unpack(self)._array_for(dtype))
+                arrays.append(None if s is None else s.unpack_array(self, dtype))
             return tuple(arrays)
         return tuple([None if s is None else s.unpack(self) for s in saved])
 

@@ -150,6 +150,14 @@ class SavedTensor:
             forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
         return tensor
 
+    def unpack_array(self, node, dtype):
+        """``unpack(node)._array_for(dtype)``, for a backward on arrays: a saved output gives
+        its array, without the tensor ``unpack`` would make for it."""
+        if self.is_output and not self.released and self.unpack_hook is None \
+                and self.version_counter[0] == self.version:
+            return self.data
+        return self.unpack(node)._array_for(dtype)
+
     def _unpack_hooked(self, node):
         """What ``unpack_hook`` returns, put back where the saved tensor was in the graph: as
         in PyTorch, always a new tensor object."""
