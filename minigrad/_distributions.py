@@ -6,7 +6,7 @@ Every function fills an ndarray in place (or returns one) from a ``minigrad.Gene
   64-bit word; ``x * (to - from) + from`` is one fused multiply-add.
 - normal, 16 or more contiguous values: all uniforms first, then Box–Muller on blocks of 16
   (the first 8 give radii, the next 8 angles); a last partial block is redrawn as the last 16
-  values. float32 uses the AVX2 Cephes log/sin/cos, float64 the C library's.
+  values. float32 uses the AVX2 Cephes log/sin/cos, float64 the C library's (``_libm``).
 - normal, fewer values (or a strided tensor): one Box–Muller pair per two values in float64,
   the second value kept in the generator for the next draw.
 - bernoulli(p): uniform float64 < p; random_: word modulo a range; randperm: Fisher–Yates.
@@ -24,6 +24,52 @@ __all__ = ["uniform_", "normal_", "bernoulli_", "random_", "random_from_to_", "e
            "cauchy_", "log_normal_", "geometric_", "randperm", "multinomial"]
 
 _MANTISSA_BITS = {np.dtype(np.float16): 11, np.dtype(np.float32): 24, np.dtype(np.float64): 53}
+
+
+# ---------------------------------------------------------------------------- the C library's math
+class _CLibrary:
+    """float64 ``log``, ``log1p``, ``sin``, ``cos``, ``tan`` and ``exp`` with the C library's
+    results, which PyTorch's sampling kernels get (``std::log``...).
+
+    NumPy's own loops give them where they call the C library; on a CPU with AVX-512 NumPy
+    has SIMD loops of its own, which differ in the last bit for some inputs (log1p for one in
+    thirteen, exp one in twenty). Each function is checked once, on first use, against
+    Python's ``math`` (the C library) over a sample of its inputs; where they differ, the C
+    library is called for each element.
+    """
+
+    _SAMPLES = {  # inputs like those the kernels pass (u: uniform in [0, 1))
+        "log": lambda u: 1 - u, "log1p": lambda u: -u, "sin": lambda u: 2 * math.pi * u,
+        "cos": lambda u: 2 * math.pi * u, "tan": lambda u: math.pi * (u - 0.5),
+        "exp": lambda u: 20 * u - 10}
+
+    def __getattr__(self, name):
+        ufunc, scalar = getattr(np, name), getattr(math, name)
+        sample = self._SAMPLES[name](np.random.default_rng(0).random(8192))
+        if np.array_equal(ufunc(sample), np.array([scalar(v) for v in sample.tolist()])):
+            function = ufunc
+        else:
+            def function(x):
+                x = np.asarray(x, np.float64)
+                values = map(_edge_safe(scalar, ufunc), x.reshape(-1).tolist())
+                return np.fromiter(values, np.float64, x.size).reshape(x.shape)
+        setattr(self, name, function)  # (found as an attribute from now on)
+        return function
+
+
+def _edge_safe(scalar, ufunc):
+    """``scalar`` (a ``math`` function), with NumPy's answer where it raises instead: log(0)
+    is -inf, exp(1000) is inf, tan(inf) is nan."""
+    def call(v):
+        try:
+            return scalar(v)
+        except (ValueError, OverflowError):
+            with np.errstate(all="ignore"):
+                return float(ufunc(v))
+    return call
+
+
+_libm = _CLibrary()
 
 
 def _fill(out, values):
@@ -75,9 +121,9 @@ def _box_muller_blocks(u, mean, std, dtype):
         sine, cosine = sincos_ps(np.float32(2.0 * math.pi) * u2)
         fma = fma32
     else:
-        radius = np.sqrt(-2 * np.log(u1))
+        radius = np.sqrt(-2 * _libm.log(u1))
         theta = 2.0 * math.pi * u2
-        sine, cosine = np.sin(theta), np.cos(theta)
+        sine, cosine = _libm.sin(theta), _libm.cos(theta)
         fma = fma64
     out = np.empty_like(u)
     out[:, :8] = _scale(radius * cosine, std, mean, fma)
@@ -107,10 +153,10 @@ def _normal_scalar(n, mean, std, gen):
     pairs = (n - start + 1) // 2
     if pairs:
         u = _uniform01_words(gen, 2 * pairs, np.float64)
-        radius = np.sqrt(-2.0 * np.log1p(-u[1::2]))
+        radius = np.sqrt(-2.0 * _libm.log1p(-u[1::2]))
         theta = 2.0 * math.pi * u[0::2]
         drawn = np.empty(2 * pairs)
-        drawn[0::2], drawn[1::2] = radius * np.cos(theta), radius * np.sin(theta)
+        drawn[0::2], drawn[1::2] = radius * _libm.cos(theta), radius * _libm.sin(theta)
         values[start:] = drawn[:n - start]
         if (n - start) % 2:
             gen._next_double_normal = float(drawn[-1])
@@ -188,25 +234,25 @@ def random_from_to_(out, low, high, gen):
 def exponential_(out, lambd, gen):
     """Exp(λ): ``-1/λ · log1p(-u)`` for a uniform float64 ``u``."""
     u = _uniform01_words(gen, out.size, np.float64)
-    _fill(out, ((-1.0 / lambd) * np.log1p(-u)).astype(out.dtype))
+    _fill(out, ((-1.0 / lambd) * _libm.log1p(-u)).astype(out.dtype))
 
 
 def cauchy_(out, median, sigma, gen):
     """Cauchy(median, σ): ``median + σ · tan(π (u - 1/2))`` for a uniform float64 ``u``."""
     u = _uniform01_words(gen, out.size, np.float64)
-    _fill(out, fma64(sigma, np.tan(math.pi * (u - 0.5)), median).astype(out.dtype))
+    _fill(out, fma64(sigma, _libm.tan(math.pi * (u - 0.5)), median).astype(out.dtype))
 
 
 def log_normal_(out, mean, std, gen):
     """exp of N(mean, std²) samples drawn one by one (pairs, the odd one kept)."""
-    _fill(out, np.exp(_normal_scalar(out.size, mean, std, gen)).astype(out.dtype))
+    _fill(out, _libm.exp(_normal_scalar(out.size, mean, std, gen)).astype(out.dtype))
 
 
 def geometric_(out, p, gen):
     """Geometric(p), the number of trials up to the first success: ⌈log u / log(1 - p)⌉."""
     u = _uniform01_words(gen, out.size, np.float64)
     with np.errstate(divide="ignore"):
-        _fill(out, np.ceil(np.log(u) / np.log(1.0 - p)).astype(out.dtype))
+        _fill(out, np.ceil(_libm.log(u) / _libm.log(np.float64(1.0 - p))).astype(out.dtype))
 
 
 def randperm(n, gen):
