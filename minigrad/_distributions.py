@@ -44,6 +44,8 @@ class _CLibrary:
         "exp": lambda u: 20 * u - 10}
 
     def __getattr__(self, name):
+        if name not in self._SAMPLES:
+            raise AttributeError(name)
         ufunc, scalar = getattr(np, name), getattr(math, name)
         sample = self._SAMPLES[name](np.random.default_rng(0).random(8192))
         if np.array_equal(ufunc(sample), np.array([scalar(v) for v in sample.tolist()])):
