@@ -178,6 +178,31 @@ def test_shared_tables_are_emptied_at_their_limit():
     assert again.grad_fn._output_meta == (((3,), np.dtype(np.float64)),)
 
 
+def test_the_number_cache_starts_again_when_full(monkeypatch):
+    """Numbers used as operands are cached (one array and one cast per number); a program
+    that makes a new number every step (a learning-rate schedule) fills the cache, which then
+    starts again instead of caching nothing more, and the values stay right across the
+    restarts: float32 products, their gradients, and numbers saved before a restart."""
+    from minigrad.ops import _util
+    monkeypatch.setattr(_util, "_CACHE_SIZE", 8)
+    x = minigrad.tensor([1.0, -2.0], requires_grad=True)
+    early = x * 1.25  # saved 1.25 (for x's gradient) before the restarts below
+    for i in range(30):
+        factor = 0.5 + i / 7
+        y = x * factor
+        assert y.dtype == minigrad.float32
+        assert y.tolist() == (np.float32([1.0, -2.0]) * np.float32(factor)).tolist()
+        y.sum().backward()
+        assert x.grad.tolist() == [np.float32(factor)] * 2
+        x.grad = None
+    early.sum().backward()
+    assert x.grad.tolist() == [1.25, 1.25]
+    assert len(_util._NUMBER_ARRAYS) <= 8
+    first, second = _util._number_array(123.25), _util._number_array(123.25)
+    assert first is second  # a number first seen after the cache filled up is cached
+    assert all(id(array) == key for key, (array, _) in _util._CASTS.items())
+
+
 def test_input_references_derived_from_the_edges_find_the_inputs():
     """A built-in node without a live constant keeps no references to its inputs; the ones it
     gives snapshots are its inputs all the same: the output an edge points at (found by the

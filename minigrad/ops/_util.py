@@ -67,8 +67,8 @@ def number_array_for(data, dtype):
     higher kind."""
     if data.dtype is dtype:
         return data
-    casts = _CASTS.get(id(data))  # (_cast, inlined: the cast of a cached number, kept)
-    cast = casts.get(dtype) if casts is not None else None
+    entry = _CASTS.get(id(data))  # (_cast, inlined: the cast of a cached number, kept)
+    cast = entry[1].get(dtype) if entry is not None else None
     if cast is not None:
         return cast
     if data.dtype == dtype or _KIND_RANK.get(dtype.kind, 3) < _KIND_RANK.get(
@@ -85,12 +85,14 @@ def wrapped_number(data):
     return t
 
 
-# The 0-d arrays of the numbers used as operands, and their casts ({id(array): {dtype: cast}}),
-# made once per number: ``y * 0.999`` in a loop makes neither an array nor a cast per op. The
-# arrays are read-only (a WrappedNumber is never changed in place). At most _CACHE_SIZE numbers.
-_NUMBER_ARRAYS = {}
+# The 0-d arrays of the numbers used as operands, and their casts, made once per number:
+# ``y * 0.999`` in a loop makes neither an array nor a cast per op. The arrays are read-only (a
+# WrappedNumber is never changed in place). At _CACHE_SIZE numbers the tables start again
+# (a learning-rate schedule makes a new number every step): what was handed out stays valid.
+_NUMBER_ARRAYS = {}   # (type, value): the number's array
 _FLOAT_OPERANDS = {}  # the floats among them by value alone: their shared WrappedNumbers
-_CASTS = {}
+_CASTS = {}           # id(array): (the array, {dtype: its cast}); the entry keeps the array
+#                       alive, so that no other array can come to have its id
 # The version counter of the cached numbers' tensors: their arrays are read-only, so it never
 # moves, and sharing it spares a counter per number saved for backward.
 _NUMBER_VERSION = [0]
@@ -107,19 +109,23 @@ def _number_array(value):
         array = np.asarray(value)
         # Not cached: NaN (NaN != NaN: never found again) and a float zero (0.0 == -0.0,
         # one key); an int or bool zero is (``sum()`` of tensors starts from 0)
-        if len(_NUMBER_ARRAYS) < _CACHE_SIZE and value == value and (
-                value != 0 or type(value) is int or type(value) is bool):
+        if value == value and (value != 0 or type(value) is int or type(value) is bool):
+            if len(_NUMBER_ARRAYS) >= _CACHE_SIZE:
+                _NUMBER_ARRAYS.clear()
+                _CASTS.clear()
+                _FLOAT_OPERANDS.clear()
             array.flags.writeable = False
             _NUMBER_ARRAYS[key] = array
-            _CASTS[id(array)] = {}
+            _CASTS[id(array)] = (array, {})
     return array
 
 
 def _cast(data, dtype):
     """``data.astype(dtype)``, kept for the arrays of cached numbers."""
-    casts = _CASTS.get(id(data))
-    if casts is None:
+    entry = _CASTS.get(id(data))
+    if entry is None:
         return data.astype(dtype)
+    casts = entry[1]
     cast = casts.get(dtype)
     if cast is None:
         cast = casts[dtype] = data.astype(dtype)
@@ -172,8 +178,8 @@ def cast_numbers(a, b):
         memo = b._cast_memo
         if memo[0] is dtype_a:
             return data_a, memo[1], dtype_a
-        casts = _CASTS.get(id(data_b))
-        cast = casts.get(dtype_a) if casts is not None else None
+        entry = _CASTS.get(id(data_b))
+        cast = entry[1].get(dtype_a) if entry is not None else None
         if cast is not None:
             if b._shared:
                 b._cast_memo = (dtype_a, cast)
@@ -182,8 +188,8 @@ def cast_numbers(a, b):
         return data_a, data_b, None
     if (type(b) is WrappedNumber and type(a) is not WrappedNumber
             and _CATEGORY[data_a.dtype.kind] >= _CATEGORY[data_b.dtype.kind]):
-        casts = _CASTS.get(id(data_b))  # (_cast, inlined)
-        cast = casts.get(data_a.dtype) if casts is not None else None
+        entry = _CASTS.get(id(data_b))  # (_cast, inlined)
+        cast = entry[1].get(data_a.dtype) if entry is not None else None
         if cast is None:
             cast = _cast(data_b, data_a.dtype)
         return data_a, cast, data_a.dtype  # x * 2: x's dtype wins
