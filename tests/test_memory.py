@@ -124,6 +124,38 @@ def test_a_scalar_chain_keeps_few_objects_for_the_collector():
     assert x.grad is not None
 
 
+def test_an_op_that_saves_its_output_keeps_four_objects_for_the_collector():
+    """Issue 14: ``tanh`` (like relu, exp, sigmoid) saves its output. Unwatched, the node keeps
+    the output's array, version counter and a weak reference to it, without a SavedTensor and
+    its tuple (six tracked objects per op before: node, edges, SavedTensor, weak reference,
+    counter, saved tuple); the backward still sees an in-place change of the output."""
+    def tracked_after(n_ops):
+        x = minigrad.tensor([0.5, -0.2], requires_grad=True)
+        gc.collect()
+        before = Counter(type(o).__name__ for o in gc.get_objects())
+        y = x
+        for _ in range(n_ops):
+            y = y.tanh()
+        gc.collect()
+        return Counter(type(o).__name__ for o in gc.get_objects()) - before, y, x
+
+    tracked_after(10)
+    short, _, _ = tracked_after(100)
+    long, y, x = tracked_after(300)
+    assert (long.total() - short.total()) / 200 < 4.5, (long - short).most_common(5)
+    y.sum().backward()
+    expected = np.array([0.5, -0.2])
+    slope = np.ones(2)
+    for _ in range(300):
+        expected = np.tanh(expected)
+        slope *= 1 - expected ** 2
+    np.testing.assert_allclose(x.grad.numpy(), slope, rtol=1e-5)
+    z = x.tanh()
+    z.add_(1)
+    with pytest.raises(RuntimeError, match="output 0 of TanhBackward0|output 0 of Tanh"):
+        z.sum().backward()
+
+
 def _collector_count_per_op(step, n_ops):
     """How much the collector's young-generation count grows per op of ``step`` (collector
     paused): the objects it tracks that were made and are still alive (some of them until a

@@ -31,6 +31,7 @@ from minigrad.autograd import node as _node
 from minigrad.autograd import views as _views
 from minigrad.autograd.anomaly_mode import enabled_threads as _anomaly_threads
 from minigrad.autograd.node import (
+    _OUTPUT,
     _RELEASED,
     AccumulateGrad,
     Node,
@@ -40,6 +41,7 @@ from minigrad.autograd.node import (
     _tensor_class,
     _trimmed_grads,
     _zeros_for_unused,
+    rebuilt_output,
 )
 from minigrad.autograd.observe import watching as _watching
 from minigrad.grad_mode import grad_off_threads as _grad_off_threads
@@ -114,9 +116,15 @@ class BackwardNode(FunctionCtx, Node):
         for value, version in zip(self._saved_values, versions):
             if version is None:
                 result.append(None)
-            elif type(value) is ndarray:  # a number
-                result.append(_numbers.number_array_for(value, dtype) if dtype is not None
-                              else _numbers.wrapped_number(value))
+            elif type(value) is ndarray:  # a number, or the node's output
+                if version is not _OUTPUT:
+                    result.append(_numbers.number_array_for(value, dtype) if dtype is not None
+                                  else _numbers.wrapped_number(value))
+                elif self._out_counter[0]:  # changed in place since (the error, as below)
+                    return tuple([None if s is None else s.unpack(self) for s in self._saved])
+                else:
+                    result.append(value if dtype is not None else rebuilt_output(
+                        self, value, 0, self._out_counter))
             elif getattr(value, "_vc", _UNCHANGED)[0] != version:
                 return tuple([None if s is None else s.unpack(self)  # (raises the error)
                               for s in self._saved])
@@ -627,13 +635,19 @@ def _link_array(node, args, data, Tensor):
 
 def _save_lean(node, to_save, data, out, Tensor):
     """The saved slots of a built-in node that nothing watches (see ``Node._saved``): an input
-    tensor and its version, a number as its array. A node that saves its output (which needs a
-    version counter of its own) saves SavedTensors."""
+    tensor and its version, a number as its array, the output as its array (version
+    ``_OUTPUT``; the output gets its version counter now, and the node keeps it and a weak
+    reference to the output, as a SavedTensor of an output would)."""
     values, versions = [], []
     for t in to_save:
         if t is None:
             values.append(None)
             versions.append(None)
+        elif t is data:  # the array it returns (relu, exp, tanh): the output
+            values.append(data)
+            versions.append(_OUTPUT)
+            node._out_counter = out._vc = [0]
+            node._out_ref = weakref.ref(out)
         elif t._wrapped_number if isinstance(t, Tensor) else False:
             values.append(t._data)
             versions.append(0)

@@ -92,6 +92,16 @@ def _add_hook(hooks, fn):
     return handle
 
 
+def rebuilt_output(node, data, output_nr, counter):
+    """A saved output of ``node`` as a tensor again: as PyTorch, a new tensor object each time
+    it is unpacked, on the output's array and version counter."""
+    tensor = _tensor_class()._make(data, True, node, output_nr)
+    tensor._version_counter = counter
+    if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
+        forward_ad.restore_saved_output_tangent(node, output_nr, tensor)
+    return tensor
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when it was saved.
 
@@ -143,12 +153,7 @@ class SavedTensor:
             raise RuntimeError(_modified_inplace_message(self, node))
         if not self.is_output:
             return self.tensor
-        # As PyTorch: a saved output comes back as a new tensor object each time.
-        tensor = _tensor_class()._make(self.data, True, node, self.output_nr)
-        tensor._version_counter = self.version_counter
-        if forward_ad._active:  # forward-over-reverse: the rebuilt output keeps its tangent
-            forward_ad.restore_saved_output_tangent(node, self.output_nr, tensor)
-        return tensor
+        return rebuilt_output(node, self.data, self.output_nr, self.version_counter)
 
     def unpack_array(self, node, dtype):
         """``unpack(node)._array_for(dtype)``, for a backward on arrays: a saved output gives
@@ -416,8 +421,9 @@ class Node:
         """The SavedTensor of each slot (None where None was saved), or None if nothing was.
 
         A built-in op that no observer or pack hook watches saves leaner: ``_saved_values``
-        holds an input tensor itself (its version at save time in ``_saved_versions``) and a
-        Python number as its 0-d array. Its backward unpacks them directly
+        holds an input tensor itself (its version at save time in ``_saved_versions``), a
+        Python number as its 0-d array, and the node's own output as its array (version
+        ``_OUTPUT``). Its backward unpacks them directly
         (``BackwardNode.saved_tensors``); anything else that asks gets SavedTensors, made here.
         """
         values, versions = self._saved_values, self._saved_versions
@@ -466,14 +472,24 @@ class Node:
 
 
 _RELEASED = ()  # the _saved_values of a released node with lean slots (versions kept)
+_OUTPUT = "output"  # the version of a lean slot that holds the node's output (its array)
 
 
 def _lean_slot(node, value, version, released):
     """The SavedTensor of a lean slot: ``value`` is an input tensor saved at ``version``, a
-    number's 0-d array, or None (nothing saved)."""
+    number's 0-d array, the array of the node's output (``version`` is ``_OUTPUT``; its
+    counter is ``node._out_counter``, its tensor ``node._out_ref``), or None (nothing saved)."""
     if version is None:
         return None
     saved = _new(SavedTensor)
+    if version is _OUTPUT:
+        saved.version_counter, saved.version = node._out_counter, 0
+        saved.is_output, saved.output_nr, saved.weak = True, 0, node._out_ref
+        if released:
+            saved.released = True
+        else:
+            saved.data = value
+        return saved
     if released:  # ``value``: a weak reference to the tensor it held, if it was a tensor
         tensor = value() if isinstance(value, weakref.ref) else None
         saved.version, saved.released, saved.is_output = version, True, False
