@@ -187,16 +187,15 @@ def _write(x, result):
     if data.dtype is not x._data.dtype and not can_cast(result.dtype, x.dtype):
         raise cast_error(result.dtype, x.dtype)
     target = x._data
-    if not target.size:
-        pass
-    elif target.flags.writeable:
+    try:
         np.copyto(target, data, casting="unsafe")
-    else:  # an expanded view: only a fill gets here (check_overlap)
-        changed = data != target  # the elements a fill writes (masked_fill_: the masked ones)
-        target = _writeable_alias(target)
-        if target is None:
-            raise RuntimeError(OVERLAPPING)
-        np.copyto(target, data, casting="unsafe", where=changed)
+    except ValueError:  # read-only: an expanded view (only a fill gets here: check_overlap)
+        if target.size:
+            changed = data != target  # the elements a fill writes (masked_fill_: the masked)
+            target = _writeable_alias(target)
+            if target is None:
+                raise RuntimeError(OVERLAPPING) from None
+            np.copyto(target, data, casting="unsafe", where=changed)
     x._version_counter[0] += 1
 
 
@@ -247,6 +246,8 @@ def check_overlap(x, args):
 def _partial_overlap(a, b):
     """PyTorch's ``get_overlap_status(a, b) == Partial`` on two arrays (dense ones only: for
     others it does not tell)."""
+    if a.base is None and b.base is None:  # each owns its memory: the same array, or apart
+        return False
     if not (a.size and b.size and np.may_share_memory(a, b) and _dense(a) and _dense(b)):
         return False
     start_a, start_b = a.ctypes.data, b.ctypes.data

@@ -6,7 +6,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import ARRAY, apply_op, zero_grad, zeroed
+from minigrad.ops._util import ARRAY, apply_op, zero_grad, zero_of, zeroed
 from minigrad.ops.arithmetic import MulScalar, plus
 from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
@@ -235,7 +235,7 @@ class Relu(_Op):
         if x._data.dtype.kind == "b":
             raise RuntimeError("Boolean inputs not supported for relu")
         # (out=ARRAY: a 0-d input gives a 0-d array, not a NumPy scalar that takes a slow path)
-        result = np.maximum(x._data, 0, out=ARRAY).astype(x._data.dtype, copy=False)
+        result = np.maximum(x._data, zero_of(x._data.dtype), out=ARRAY)
         ctx.save_for_backward(result)
         return result
 
@@ -261,7 +261,7 @@ class ThresholdBackward(_Op):
     @staticmethod
     def compute(g, y):  # on arrays (see apply_op)
         # y <= 0 gets 0: a NaN passes its gradient through, as in PyTorch.
-        return zeroed(g, y <= 0)
+        return zeroed(g, y <= zero_of(y.dtype))
 
     @staticmethod
     def backward(ctx, grad):
