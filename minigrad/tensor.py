@@ -175,7 +175,7 @@ class Tensor:
         self._creator = grad_fn
         self._output_nr = output_nr
         self._grad = None
-        self._base = None
+        self._base = self._vc = None
         if _inference_blocks[0] and _grad_mode.state.inference:
             self._inference = True
 
@@ -187,11 +187,10 @@ class Tensor:
     def _version_counter(self):
         """``[version]``, shared by a tensor and its views; made on first use (most tensors
         never need one). NB: not ``__getattr__``, which would slow every attribute read."""
-        try:
-            return self._vc
-        except AttributeError:
+        counter = getattr(self, "_vc", None)  # (None, or not set: none made yet)
+        if counter is None:
             counter = self._vc = [0]
-            return counter
+        return counter
 
     @_version_counter.setter
     def _version_counter(self, counter):
@@ -207,7 +206,7 @@ class Tensor:
         t._creator = grad_fn
         t._output_nr = output_nr
         t._grad = None
-        t._base = None  # (and _version_counter, made when first read: see __getattr__)
+        t._base = t._vc = None  # (_version_counter is made when first read)
         if _inference_blocks[0] and _grad_mode.state.inference:  # an inference tensor
             t._inference = True
         return t

@@ -125,7 +125,7 @@ class BackwardNode(FunctionCtx, Node):
                 else:
                     result.append(value if dtype is not None else rebuilt_output(
                         self, value, 0, self._out_counter))
-            elif getattr(value, "_vc", _UNCHANGED)[0] != version:
+            elif (getattr(value, "_vc", None) or _UNCHANGED)[0] != version:
                 return tuple([None if s is None else s.unpack(self)  # (raises the error)
                               for s in self._saved])
             else:
@@ -433,7 +433,7 @@ def _grad_tensor(array):
     """A gradient array as a tensor (``Tensor._make``, inlined)."""
     t = _new(_node._Tensor)
     t._data, t._requires_grad, t._creator = array, False, None
-    t._output_nr, t._grad, t._base = 0, None, None
+    t._output_nr, t._grad, t._base, t._vc = 0, None, None, None
     if inference_blocks[0] and state.inference:
         t._inference = True
     return t
@@ -610,7 +610,7 @@ def _link_array(node, args, data, Tensor):
         node._in_refs = _weak_input_refs(node, args, Tensor)
     out = _new(Tensor)  # (Tensor._make, inlined: an op's output)
     out._data, out._requires_grad, out._creator, out._output_nr = data, True, node, 0
-    out._grad = out._base = None
+    out._grad = out._base = out._vc = None  # (no version counter until one is needed)
     if inference_blocks[0] and state.inference:  # an inference tensor
         out._inference = True
     # One shared tuple per shape (and dtype: see minigrad._shared); the table is keyed by the
@@ -653,7 +653,7 @@ def _save_lean(node, to_save, data, out, Tensor):
             versions.append(0)
         elif isinstance(t, Tensor) and t is not out and not t._inference:
             values.append(t)
-            versions.append(getattr(t, "_vc", _UNCHANGED)[0])
+            versions.append((getattr(t, "_vc", None) or _UNCHANGED)[0])
         else:  # the output, an inference tensor or not a tensor (then their errors)
             node._saved = _save_all(node, (data,), (out,), Tensor)
             return

@@ -468,9 +468,10 @@ def _version_of(tensor):
     """``tensor._version`` without making the version counter of a tensor that has none yet
     (it is made on first use: such a tensor was never changed in place)."""
     try:
-        return _VERSION_SLOT.__get__(tensor)[0]
+        counter = _VERSION_SLOT.__get__(tensor)
     except AttributeError:
         return 0
+    return counter[0] if counter is not None else 0
 
 
 def module_calls(entries, names=None):
