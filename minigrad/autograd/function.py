@@ -643,18 +643,18 @@ def _save_lean(node, to_save, data, out, Tensor):
         if t is None:
             values.append(None)
             versions.append(None)
-        elif t is data:  # the array it returns (relu, exp, tanh): the output
-            values.append(data)
-            versions.append(_OUTPUT)
-            node._out_counter = out._vc = [0]
-            node._out_ref = weakref.ref(out)
         elif t._wrapped_number if isinstance(t, Tensor) else False:
             values.append(t._data)
             versions.append(0)
         elif isinstance(t, Tensor) and t is not out and not t._inference:
             values.append(t)
             versions.append((getattr(t, "_vc", None) or _UNCHANGED)[0])
-        else:  # the output, an inference tensor or not a tensor (then their errors)
+        elif t is data:  # the array it returns (relu, exp, tanh): the output
+            values.append(data)
+            versions.append(_OUTPUT)
+            node._out_counter = out._vc = [0]
+            node._out_ref = weakref.ref(out)
+        else:  # the output tensor, an inference tensor or not a tensor (then their errors)
             node._saved = _save_all(node, (data,), (out,), Tensor)
             return
     versions = tuple(versions)
