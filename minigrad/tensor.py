@@ -1206,9 +1206,9 @@ class Tensor:
         ops.check_operand("mul_", "other", other)
         return ops.mul_(self, other)
 
-    def div_(self, other):
+    def div_(self, other, *, rounding_mode=None):
         ops.check_operand("div_", "other", other)
-        return ops.div_(self, other)
+        return ops.div_(self, other, rounding_mode=rounding_mode)
 
     def pow_(self, exponent):
         ops.check_overloads("pow_", (exponent,), ("Tensor exponent", "Number exponent"))

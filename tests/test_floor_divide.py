@@ -92,6 +92,18 @@ FUZZ_CASES = {  # found by the differential fuzzer: an empty division divides no
     "empty div floor 0": "T.zeros(0, 3, dtype=T.int64).div(0, rounding_mode='floor')",
     "int % 0": "T.zeros(3, dtype=T.int64) % 0",
     "shapes before zero": "T.zeros(0, dtype=T.uint8) // T.zeros(2, 3, dtype=T.uint8)",
+    # an in-place division checks the result's shape before dividing by an integer zero
+    "floor_divide_ shape before zero":
+        "T.tensor(5, dtype=T.int32).floor_divide_(T.tensor([[-1], [0]]))",
+    "remainder_ shape before zero": "T.tensor(5, dtype=T.int32).remainder_(T.tensor([[-1], [0]]))",
+    "div_ floor shape before zero":
+        "T.tensor(5, dtype=T.int32).div_(T.tensor([[-1], [0]]), rounding_mode='floor')",
+    "//= shape before zero": "T.tensor([5, 2]).__ifloordiv__(T.tensor([[1, 2], [0, 3]]))",
+    "div_ trunc int": "T.tensor([7, -7, 5]).div_(T.tensor([2, 2, -3]), rounding_mode='trunc')",
+    "div_ floor int": "T.tensor([7, -7, 5]).div_(T.tensor([2, 2, -3]), rounding_mode='floor')",
+    "div_ floor float": "T.tensor([7.5, -7.5]).div_(2, rounding_mode='floor')",
+    "div_ floor int zero": "T.tensor([7, 1]).div_(T.tensor([2, 0]), rounding_mode='floor')",
+    "div_ bad mode": "T.tensor([7.0]).div_(2, rounding_mode='round')",
 }
 
 

@@ -368,6 +368,13 @@ FUZZ_CASES = {  # found by the differential fuzzer
                                        "T.zeros(3))",
     "setitem-overlap-before-mask": "(lambda x: S(x, T.tensor([True]), x))(T.zeros(3))",
     "setitem-value-broadcasts-to-region": "S(T.zeros(3), T.tensor([0, 1]), T.tensor([1.0]))",
+    # a copy into a view from a value that must be expanded: its overlap is not judged
+    "setitem-expanded-value-overlaps": "(lambda x: (S(x.mT, 0, x[::2]), x)[1])"
+                                       "(T.tensor([[-1], [-2]]))",
+    "setitem-expanded-element-overlaps": "(lambda x: (S(x, (slice(None), 0), x[0, 1]), x)[1])"
+                                         "(T.tensor([[1, 2], [3, 4]]))",
+    "setitem-same-size-overlaps": "(lambda x: (S(x, slice(1, None), x[:-1]), x)[1])"
+                                  "(T.tensor([1, 2, 3, 4]))",
     "setitem-split-indices": "S(T.zeros(2, 3, 2), (T.tensor([[0]]), slice(None), "
                              "T.tensor([0, 1])), T.ones(2, 3))",
     "setitem-negative-index": "S(T.zeros(2, 3), (1, T.tensor([[-1, 0]])), T.tensor([1.0, 2.0]))",

@@ -133,6 +133,10 @@ FUZZ_CASES = [  # found by the differential fuzzer: PyTorch's order of checks
     "T.gather(T.ones(3), 0)",
     "T.ones(3).gather(0, [0])", "T.ones(3).scatter(0, T.tensor([0]), None)",
     "T.ones(3).scatter(0, T.tensor([0]))",
+    # x as its own src overlaps itself even when empty (another empty tensor does not)
+    "(lambda x: x.scatter_add_(-2, T.tensor([], dtype=T.int64), x))(T.ones(2, 0))",
+    "(lambda x: x.scatter_(0, T.tensor([], dtype=T.int64), x))(T.ones(0))",
+    "T.ones(2, 0).scatter_add_(-2, T.tensor([], dtype=T.int64), T.ones(2, 0))",
 ]
 
 

@@ -46,6 +46,10 @@ UNFLATTEN = [  # PyTorch's size inference, its errors passed on as "unexpected" 
     "T.zeros(2, 3).unflatten(-1, (2, -1))", "T.zeros(2, 3).unflatten(-1, (-2, -1))",
     "T.zeros(2, 3).unflatten(-1, (0, -1))", "T.zeros(0).unflatten(0, (2, -1, 3))",
     "T.zeros(6).unflatten(0, (2, -1))",
+    "T.tensor(0.0).unflatten(0, (1, -1))", "T.tensor(0.0).unflatten(-1, (1,))",
+    # a 0-d tensor's flatten checks its dims as those of one dimension
+    "T.tensor(5).flatten(start_dim=1)", "T.tensor(5).flatten(0, -1)", "T.tensor(5).flatten(-1, 0)",
+    "T.tensor([5]).flatten(start_dim=1)",
 ]
 
 

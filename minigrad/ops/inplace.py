@@ -508,12 +508,24 @@ def mul_(x, other):
     return inplace(x, arithmetic.mul, other)
 
 
-def div_(x, other):
-    return inplace(x, arithmetic.div, other)
+def div_(x, other, *, rounding_mode=None):
+    if rounding_mode is None:
+        return inplace(x, arithmetic.div, other)
+    return _dividing(x, lambda t, o: arithmetic.div(t, o, rounding_mode=rounding_mode), other)
 
 
 def floor_divide_(x, other):
-    return inplace(x, arithmetic.FloorDivideInplace.apply, as_tensor_operand(other, x))
+    return _dividing(x, arithmetic.FloorDivideInplace.apply, as_tensor_operand(other, x))
+
+
+def _dividing(x, divide, other):
+    """``x ← divide(x, other)`` for a division that may be of integers (floor_divide_,
+    remainder_, div_ with a rounding mode): as in PyTorch, the result's shape is checked before
+    the division's own errors (an integer division by zero)."""
+    def checked(t, o):
+        check_inplace_shape(t, o)
+        return divide(t, o)
+    return inplace(x, checked, other)
 
 
 def pow_(x, exponent):
@@ -548,7 +560,7 @@ def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
 
 
 def remainder_(x, other):
-    return inplace(x, arithmetic.remainder, other)
+    return _dividing(x, arithmetic.remainder, other)
 
 
 def _compare_(op):

@@ -183,12 +183,13 @@ def _scatter_checked(op, x, dim, index, src):
 
 def _check_overlap(x, index, src):
     """PyTorch's memory checks of an in-place scatter, after its argument checks: x is no
-    expanded view, and neither index nor src shares its memory (in part or in whole)."""
+    expanded view, and neither index nor src shares its memory (in part or in whole; x itself
+    overlaps x even when empty, as PyTorch's check compares the tensors first)."""
     data = x._data
     if data.size > 1 and any(s == 0 and n > 1 for s, n in zip(data.strides, data.shape)):
         raise RuntimeError(OVERLAPPING)
     for t in (index, src):
-        if isinstance(t, Tensor) and t._data.size and np.shares_memory(t._data, x._data):
+        if isinstance(t, Tensor) and (t is x or t._data.size and np.shares_memory(t._data, data)):
             raise RuntimeError(PARTIAL_OVERLAP)
 
 

@@ -428,9 +428,9 @@ def reshape(x, *shape):
 
 
 def flatten(x, start_dim=0, end_dim=-1):
-    if x.ndim == 0:
-        return reshape(x, 1)
     start, end = normalize_dim(start_dim, x.ndim), normalize_dim(end_dim, x.ndim)
+    if x.ndim == 0:  # (its dims checked as those of one dimension, as PyTorch checks them)
+        return reshape(x, 1)
     if start > end:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
@@ -440,6 +440,9 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 def unflatten(x, dim, sizes):
+    if x.ndim == 0:  # (PyTorch passes on the error of its dimension check)
+        raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} "
+                           "but tensor has no dimensions")
     dim = normalize_dim(dim, x.ndim)
     have = x.shape[dim]
     sizes = tuple(sizes)
