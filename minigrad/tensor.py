@@ -642,8 +642,13 @@ class Tensor:
         return out
 
     def detach_(self):
-        if self._base is not None and self._creator is not None:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        if self._base is not None:
+            raise RuntimeError(
+                "Can't detach views in-place. Use detach() instead. If you are using "
+                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set "
+                "as True, gradients are views of DDP buckets, and hence detach_() cannot be "
+                "called on these gradients. To fix this error, please refer to the "
+                "Optimizer.zero_grad() function in minigrad/optim/optimizer.py as the solution.")
         self._creator, self._requires_grad, self._output_nr = None, False, 0
         if self.__dict__:  # as PyTorch: it loses its tangent too
             from minigrad.autograd import forward_ad

@@ -15,13 +15,13 @@ __all__ = ["agree", "evaluate"]
 def evaluate(src, T, names=None):
     """``src`` evaluated with ``T`` as the library and ``names`` as further globals (warnings
     silenced); an exception is returned, not raised, with the library's name in its message
-    written as torch's."""
+    (a module or a file of it) written as torch's."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return eval(src, {"T": T, **(names or {})})
     except Exception as exc:  # the error is the answer
-        return type(exc)(str(exc).replace("minigrad.", "torch."))
+        return type(exc)(str(exc).replace("minigrad.", "torch.").replace("minigrad/", "torch/"))
 
 
 def agree(oracle, src, rtol=0.0, atol=0.0, names=None):

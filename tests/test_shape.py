@@ -53,6 +53,19 @@ UNFLATTEN = [  # PyTorch's size inference, its errors passed on as "unexpected" 
 ]
 
 
+MOVEDIM_AND_DETACH = [  # found by the differential fuzzer
+    "T.tensor(1).movedim(0, -1)", "T.movedim(T.tensor(1.0, requires_grad=True), (0,), (0,))",
+    "T.tensor(1.0).moveaxis(0, -1)", "T.tensor(1.0).movedim(1, 0)",
+    "T.zeros(3)[1:].detach_()", "T.zeros(2, 0, dtype=T.uint8)[None].detach_()",
+    "(T.zeros(3, requires_grad=True) * 1)[1:].detach_()", "(T.zeros(3) * 1).detach_()",
+]
+
+
+@pytest.mark.parametrize("src", MOVEDIM_AND_DETACH)
+def test_movedim_of_a_number_and_detach_of_a_view_match_torch(oracle, src):
+    agree(oracle, src)
+
+
 @pytest.mark.parametrize("src", UNFLATTEN)
 def test_unflatten_matches_torch(oracle, src):
     agree(oracle, src)

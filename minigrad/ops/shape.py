@@ -555,6 +555,9 @@ def movedim(x, source, destination):
                               ("destination", destination, given_destination)):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
+    if x.ndim == 0:  # nothing to move: PyTorch's alias of x
+        from minigrad.ops.indexing import Alias
+        return Alias.apply(x)
     order = [d for d in range(x.ndim) if d not in source]
     for dst, src in sorted(zip(destination, source)):
         order.insert(dst, src)
