@@ -845,6 +845,18 @@ class Tensor:
     def sin(self):
         return ops.sin(self)
 
+    def sinh(self):
+        return ops.sinh(self)
+
+    def cosh(self):
+        return ops.cosh(self)
+
+    def tril(self, diagonal=0):
+        return ops.tril(self, diagonal, position=1)
+
+    def triu(self, diagonal=0):
+        return ops.triu(self, diagonal, position=1)
+
     def cos(self):
         return ops.cos(self)
 
@@ -1235,6 +1247,20 @@ class Tensor:
 
     def clamp_(self, min=None, max=None):  # noqa: A002 - PyTorch's names
         return ops.clamp_(self, min, max)
+
+    clip_ = clamp_
+
+    def sinh_(self):
+        return ops.sinh_(self)
+
+    def cosh_(self):
+        return ops.cosh_(self)
+
+    def tril_(self, diagonal=0):
+        return ops.tril_(self, diagonal)
+
+    def triu_(self, diagonal=0):
+        return ops.triu_(self, diagonal)
 
     def relu_(self):
         return ops.relu_(self)

@@ -113,14 +113,14 @@ def cumprod_grad(g, x, dim):
     return np.moveaxis(out, -1, dim)
 
 
-def diagonal(g, args):
+def diagonal_of(g, args):
     offset, dim1, dim2 = args
     return np.diagonal(g, offset, dim1, dim2)
 
 
 def diagonal_scatter(g, shape, args):
     out = np.zeros(tuple(shape), dtype=np.asarray(g).dtype)
-    where = diagonal(np.arange(out.size).reshape(out.shape), args)
+    where = diagonal_of(np.arange(out.size).reshape(out.shape), args)
     np.put(out, where, g)
     return out
 
@@ -355,6 +355,7 @@ def _sum_result(x):
 
 HELPERS = {
     "exp": np.exp, "log": np.log, "sin": np.sin, "cos": np.cos, "sign": np.sign,
+    "sinh": np.sinh, "cosh": np.cosh, "tril": np.tril, "triu": np.triu,
     "sqrt": np.sqrt, "floor": np.floor, "where": np.where, "abs": np.abs, "sum": _sum_result,
     "maximum": np.maximum,
     "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
@@ -380,7 +381,7 @@ HELPERS = {
     "sum_tiles": sum_tiles, "prod_others": prod_others, "cumprod_grad": cumprod_grad,
     "flip": lambda g, dims: np.flip(g, dims) if np.ndim(g) else g,
     "cumsum": lambda g, dim: np.cumsum(g, axis=dim) if np.ndim(g) else g,
-    "diagonal": diagonal, "diagonal_scatter": diagonal_scatter,
+    "diagonal_of": diagonal_of, "diagonal_scatter": diagonal_scatter,
     "norm_slope": norm_slope, "per_class": per_class,
     "or_one": lambda w: 1 if w is None else w,
     "batch_norm_input": batch_norm_input, "x_hat": x_hat, "channels": channels,

@@ -22,6 +22,22 @@ def test_matches_torch(oracle, src):
     agree(oracle, src)
 
 
+HYPERBOLIC = {  # sinh, cosh and clip; PyTorch's float32 sinh and cosh are SLEEF's, not the
+    # C library's, and differ from NumPy's in the last bit: compared to a relative 1e-6
+    "sinh-int": "T.sinh(T.tensor([0, 1, -2]))", "cosh-bool": "T.cosh(T.tensor([True, False]))",
+    "sinh-large": "T.tensor([100.0, -100.0]).sinh()", "cosh-inf": "T.tensor(float('inf')).cosh()",
+    "cosh-in-place": "(lambda x: (x.cosh_(), x)[1])(T.tensor([0.5, -1.0]))",
+    "sinh-in-place-int": "T.tensor([1, 2]).sinh_()",
+    "clip-method": "T.tensor([-2.0, 0.5, 3.0]).clip(-1, 1)",
+    "clip-in-place": "(lambda x: (x.clip_(max=0.0), x)[1])(T.tensor([-2.0, 0.5]))",
+}
+
+
+@pytest.mark.parametrize("src", HYPERBOLIC.values(), ids=HYPERBOLIC.keys())
+def test_hyperbolic_and_clip_match_torch(oracle, src):
+    agree(oracle, src, rtol=1e-6)
+
+
 
 def case_clamp_with_tensor_bounds(torch):
     x = torch.tensor([-2.0, 0.5, 3.0, 1.0], requires_grad=True)

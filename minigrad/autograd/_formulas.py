@@ -34,7 +34,8 @@ __all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_t
 # The helpers an expression may call (besides NumPy's operators, ``x[index]`` and ``.T``).
 # Each is written the way a course writes the step; tests/test_formulas.py evaluates them.
 FUNCTIONS = frozenset({
-    "exp", "log", "sin", "cos", "sign", "sqrt", "floor", "where", "sigmoid", "sum", "abs",
+    "exp", "log", "sin", "cos", "sinh", "cosh", "sign", "sqrt", "floor", "where", "sigmoid",
+    "sum", "abs",
     "log_sigmoid",   # log σ(x)
     "maximum",   # maximum(a, b): elementwise
     "expand",    # expand(g, shape): g broadcast to shape
@@ -61,9 +62,11 @@ FUNCTIONS = frozenset({
     "sum_tiles",  # sum_tiles(g, repeats, shape): the sum of g's tiles (repeat's gradient)
     "prod_others",  # prod_others(x, dim): each element's product of the others along dim
     "flip",      # flip(g, dims): g in reverse order along dims
+    "tril",      # tril(g, diagonal): g below (and on) the diagonal, zeros above
+    "triu",      # triu(g, diagonal): g above (and on) the diagonal, zeros below
     "cumsum",    # cumsum(g, dim): the running sum of g along dim
     "cumprod_grad",  # cumprod_grad(g, x, dim): Σ_{k≥i} g_k Π_{j≤k, j≠i} x_j (cumprod's gradient)
-    "diagonal",  # diagonal(g, (offset, dim1, dim2)): a diagonal of g
+    "diagonal_of",  # diagonal_of(g, (offset, dim1, dim2)): a diagonal of g
     "diagonal_scatter",  # diagonal_scatter(g, shape, (offset, dim1, dim2)): zeros, g on it
     "norm_slope",  # norm_slope(x, norm, p, dim, keepdim): ∂‖x‖ₚ/∂x (x/‖x‖ for p = 2)
     "per_class",  # per_class(g): g with a class dimension (dim 1) when it has a batch one

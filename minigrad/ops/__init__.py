@@ -27,3 +27,4 @@ from minigrad.ops.scatter import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
 from minigrad.ops.statistics import *  # noqa: F403
 from minigrad.ops.storage import *  # noqa: F403
+from minigrad.ops.triangular import *  # noqa: F403

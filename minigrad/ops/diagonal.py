@@ -55,7 +55,7 @@ class DiagonalBackward(_Op):
     """z = zeros of the input's shape with g on the diagonal;  ∂z/∂g = the diagonal of grad."""
 
     node_name = "DiagonalBackwardBackward0"
-    formula = ("diagonal(grad, args)",)
+    formula = ("diagonal_of(grad, args)",)
 
     @staticmethod
     def forward(ctx, g, shape, offset, dim1, dim2):

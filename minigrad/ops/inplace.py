@@ -16,7 +16,7 @@ from minigrad.autograd import allow_mutation, forward_ad, inference, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
-from minigrad.ops import arithmetic, combine, compare, pointwise
+from minigrad.ops import arithmetic, combine, compare, pointwise, triangular
 from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to, zero_grad
 from minigrad.ops.indexing import (
     OVERLAPPING,
@@ -638,6 +638,8 @@ sqrt_ = _unary(pointwise.sqrt)
 abs_ = _unary(pointwise.abs)
 sin_ = _unary(pointwise.sin)
 cos_ = _unary(pointwise.cos)
+sinh_ = _unary(pointwise.sinh)
+cosh_ = _unary(pointwise.cosh)
 log1p_ = _unary(pointwise.log1p)
 sign_ = _unary(pointwise.sign)
 reciprocal_ = _unary(arithmetic.reciprocal)
@@ -651,11 +653,20 @@ def round_(x, *, decimals=0):
     return inplace(x, lambda t: pointwise.round(t, decimals=decimals))
 
 
+def tril_(x, diagonal=0):
+    return inplace(x, lambda t: triangular.tril(t, diagonal, position=1))
+
+
+def triu_(x, diagonal=0):
+    return inplace(x, lambda t: triangular.triu(t, diagonal, position=1))
+
+
 __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "zero_", "fill_",
             "copy_", "clamp_", "clamp_min_", "clamp_max_", "masked_fill_", "remainder_", "eq_",
             "ne_", "lt_", "le_", "gt_", "ge_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
-            "log1p_", "sign_", "reciprocal_", "square_", "round_", "floor_", "ceil_", "trunc_"]
+            "sinh_", "cosh_", "tril_", "triu_", "log1p_", "sign_", "reciprocal_", "square_",
+            "round_", "floor_", "ceil_", "trunc_"]
 
 
 # In-place ops after which PyTorch records history on an integer tensor (it then requires grad;

@@ -11,10 +11,11 @@ from minigrad.ops.arithmetic import MulScalar, plus
 from minigrad.ops.combine import where
 from minigrad.tensor import Tensor
 
-__all__ = ["Exp", "Log", "Sin", "Cos", "Tanh", "TanhBackward", "Sigmoid",
+__all__ = ["Exp", "Log", "Sin", "Cos", "Sinh", "Cosh", "Tanh", "TanhBackward", "Sigmoid",
            "SigmoidBackward", "Relu", "ThresholdBackward", "Sqrt",
-           "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "tanh", "sigmoid", "relu", "sqrt",
-           "abs", "clamp", "clamp_dtype", "clamp_min", "clamp_max", "ClampMin", "ClampMax",
+           "Abs", "Clamp", "ToCopy", "exp", "log", "sin", "cos", "sinh", "cosh", "tanh", "sigmoid",
+           "relu", "sqrt", "abs", "clamp", "clip", "clamp_dtype", "clamp_min", "clamp_max",
+           "ClampMin", "ClampMax",
            "square", "log1p", "to_copy", "Sign", "Sgn", "sign",
            "Round", "RoundDecimals", "Floor", "Ceil", "Trunc", "round", "floor", "ceil", "trunc"]
 
@@ -123,6 +124,48 @@ class Cos(_Op):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         return grad * -apply_op(Sin, x)
+
+
+class Sinh(_Op):
+    """y = sinh x = (eˣ - e⁻ˣ) / 2;  ∂y/∂x = cosh x."""
+
+    node_name = "SinhBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
+    saved_names = ("self",)
+    formula = ("grad * cosh(self)",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return Sinh.compute(_floating(x))
+
+    compute = staticmethod(np.sinh)  # on arrays (see apply_op)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * apply_op(Cosh, x)
+
+
+class Cosh(_Op):
+    """y = cosh x = (eˣ + e⁻ˣ) / 2;  ∂y/∂x = sinh x."""
+
+    node_name = "CoshBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
+    saved_names = ("self",)
+    formula = ("grad * sinh(self)",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return Cosh.compute(_floating(x))
+
+    compute = staticmethod(np.cosh)  # on arrays (see apply_op)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * apply_op(Sinh, x)
 
 
 class Tanh(_Op):
@@ -592,6 +635,14 @@ def cos(x):
     return Cos.apply(x)
 
 
+def sinh(x):
+    return Sinh.apply(x)
+
+
+def cosh(x):
+    return Cosh.apply(x)
+
+
 def tanh(x):
     return Tanh.apply(x)
 
@@ -635,6 +686,9 @@ def clamp(x, min=None, max=None):  # noqa: A002 - PyTorch's names
                             if v is not None) + "), but expected one of:")
         return ClampTensor.apply(x, min, max)
     return Clamp.apply(x, min, max)
+
+
+clip = clamp  # PyTorch's alias
 
 
 def clamp_min(x, min):  # noqa: A002 - PyTorch's name
