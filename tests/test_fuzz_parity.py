@@ -65,7 +65,8 @@ MORE_UNARY = ["log1p", "sin_", "cos_", "log_", "reciprocal_", "square_", "trunc_
               "requires_grad_", "is_contiguous", "numel", "dim", "stride", "nelement",
               "is_floating_point", "argmax", "clamp_min_", "log_softmax", "softmax", "t_",
               "squeeze_", "nanmedian", "isfinite", "isinf", "signbit", "size", "ndimension",
-              "element_size"]
+              "element_size", "sinh", "cosh", "tril", "triu", "sinh_", "cosh_", "tril_",
+              "triu_"]
 ATTRIBUTES = ["T", "mT", "is_leaf", "grad", "requires_grad", "data", "shape", "ndim", "dtype",
               "retains_grad", "output_nr", "_version"]
 SETTERS = {"requires_grad": [True, False, 1], "data": [("v",)], "grad": [("v",), None]}
