@@ -11,42 +11,36 @@ from minigrad.ops._util import apply_op, type_name
 __all__ = ["Tril", "Triu", "tril", "triu"]
 
 
-class Tril(_Op):
-    """y[i, j] = x[i, j] where j - i <= diagonal, else 0;  ∂y/∂x = grad kept where x was."""
+class _Triangle(_Op):
+    """A triangle of the last two dimensions, the rest zeros; its gradient is the same triangle
+    of ``grad`` (``compute``: NumPy's tril or triu)."""
+
+    array_backward = True  # its backward also runs on arrays (no create_graph)
+
+    @staticmethod
+    def forward(ctx, x, diagonal):
+        ctx.diagonal = diagonal  # node._saved_diagonal
+        return ctx._forward_cls.compute(x._data, diagonal)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return apply_op(ctx._forward_cls, grad, ctx.diagonal), None
+
+
+class Tril(_Triangle):
+    """y[i, j] = x[i, j] where j - i <= diagonal, else 0;  ∂y/∂x = tril(grad)."""
 
     node_name = "TrilBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("tril(grad, diagonal)",)
-
-    @staticmethod
-    def forward(ctx, x, diagonal):
-        ctx.diagonal = diagonal  # node._saved_diagonal
-        return Tril.compute(x._data, diagonal)
-
     compute = staticmethod(np.tril)  # on arrays (see apply_op)
 
-    @staticmethod
-    def backward(ctx, grad):
-        return apply_op(Tril, grad, ctx.diagonal), None
 
-
-class Triu(_Op):
-    """y[i, j] = x[i, j] where j - i >= diagonal, else 0;  ∂y/∂x = grad kept where x was."""
+class Triu(_Triangle):
+    """y[i, j] = x[i, j] where j - i >= diagonal, else 0;  ∂y/∂x = triu(grad)."""
 
     node_name = "TriuBackward0"
-    array_backward = True  # its backward also runs on arrays (no create_graph)
     formula = ("triu(grad, diagonal)",)
-
-    @staticmethod
-    def forward(ctx, x, diagonal):
-        ctx.diagonal = diagonal  # node._saved_diagonal
-        return Triu.compute(x._data, diagonal)
-
     compute = staticmethod(np.triu)  # on arrays (see apply_op)
-
-    @staticmethod
-    def backward(ctx, grad):
-        return apply_op(Triu, grad, ctx.diagonal), None
 
 
 def _checked(name, x, diagonal, position):
