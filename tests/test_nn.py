@@ -500,7 +500,8 @@ def test_embedding_backward_is_differentiable_again():
 @pytest.mark.parametrize("name,args", [("ReLU", ()), ("Tanh", ()), ("Sigmoid", ()),
                                        ("Softmax", (1,)), ("LogSoftmax", (1,)),
                                        ("LeakyReLU", (0.2,)), ("Identity", ()),
-                                       ("Flatten", (0,))])
+                                       ("Flatten", (0,)), ("SiLU", ()), ("Softplus", ()),
+                                       ("Softplus", (2, 1))])
 def test_activation_layers_match_torch(torch, name, args):
     data = np.random.default_rng(1).standard_normal((3, 4))
     x = minigrad.tensor(data, requires_grad=True)
@@ -514,6 +515,28 @@ def test_activation_layers_match_torch(torch, name, args):
     (y * minigrad.tensor(w, dtype=minigrad.float64)).sum().backward()
     (ty * torch.tensor(w)).sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-10)
+
+
+SILU_SOFTPLUS = {
+    "silu-repr": "repr(T.nn.SiLU()) + repr(T.nn.SiLU(inplace=True))",
+    "softplus-repr": "repr(T.nn.Softplus()) + repr(T.nn.Softplus(beta=2, threshold=5))",
+    "silu-long": "T.nn.functional.silu(T.tensor([1, 2]))",
+    "silu-bool": "T.nn.functional.silu(T.tensor([True]))",
+    "softplus-long": "T.nn.functional.softplus(T.tensor([1, 2]))",
+    "softplus-large": "T.nn.functional.softplus(T.tensor([-100.0, 0.0, 19.0, 21.0, 1000.0]))",
+    "softplus-saved": "(lambda n: (n._saved_beta, n._saved_threshold))"
+                      "(T.nn.functional.softplus(T.ones(2, requires_grad=True), 3, 4).grad_fn)",
+    "silu-in-place": "(lambda x: (T.nn.functional.silu(x, inplace=True), x)[1])"
+                     "(T.tensor([-1.0, 2.0]))",
+    "silu-float16": "T.nn.functional.silu(T.tensor([-1.0, 2.0], dtype=T.float16))",
+    "softplus-float16": "T.nn.functional.softplus(T.tensor([-1.0, 2.0], dtype=T.float16))",
+    "silu-not-a-tensor": "T.nn.functional.silu([1.0])",
+}
+
+
+@pytest.mark.parametrize("src", SILU_SOFTPLUS.values(), ids=SILU_SOFTPLUS.keys())
+def test_silu_and_softplus_match_torch(oracle, src):
+    agree(oracle, src, rtol=1e-6)
 
 
 def test_softmax_without_dim_warns_like_torch(torch):

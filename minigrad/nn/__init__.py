@@ -4,7 +4,16 @@ Mirrors ``torch.nn`` for what tutorials use; node names in the graph are PyTorch
 """
 
 from minigrad.nn import functional, init, parallel
-from minigrad.nn.activation import LeakyReLU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh
+from minigrad.nn.activation import (
+    LeakyReLU,
+    LogSoftmax,
+    ReLU,
+    Sigmoid,
+    SiLU,
+    Softmax,
+    Softplus,
+    Tanh,
+)
 from minigrad.nn.batchnorm import BatchNorm1d
 from minigrad.nn.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.conv import (
@@ -25,7 +34,8 @@ from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
-           "Identity", "Flatten", "ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax",
+           "Identity", "Flatten", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Tanh", "Sigmoid",
+           "Softmax",
            "LogSoftmax", "Dropout", "BatchNorm1d", "Embedding", "L1Loss", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
            "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",

@@ -45,6 +45,44 @@ class LeakyReLU(Module):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
 
 
+class SiLU(Module):
+    """x·σ(x), elementwise (node ``SiluBackward0``).
+
+    Example:
+        >>> nn.SiLU()(minigrad.tensor([0.0, 2.0]))
+        tensor([0.0000, 1.7616])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Softplus(Module):
+    """log(1 + e^(βx)) / β, elementwise (node ``SoftplusBackward0``).
+
+    Example:
+        >>> nn.Softplus()(minigrad.tensor([0.0]))
+        tensor([0.6931])
+    """
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input):  # noqa: A002
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
 class Tanh(Module):
     """Hyperbolic tangent, elementwise (node ``TanhBackward0``).
 

@@ -22,7 +22,7 @@ from minigrad.nn._conv_functional import (
     conv_transpose3d,
 )
 from minigrad.nn._functions._reduce import reduction_code
-from minigrad.nn._functions.activation import LeakyRelu
+from minigrad.nn._functions.activation import LeakyRelu, Silu, Softplus
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
 from minigrad.nn._functions.embedding import Embedding
 from minigrad.nn._functions.loss import (
@@ -43,7 +43,8 @@ from minigrad.ops._util import check_tensor_arg
 from minigrad.ops.arithmetic import DivScalar
 from minigrad.tensor import Tensor
 
-__all__ = ["linear", "relu", "leaky_relu", "tanh", "sigmoid", "softmax", "log_softmax",
+__all__ = ["linear", "relu", "leaky_relu", "silu", "softplus", "tanh", "sigmoid", "softmax",
+           "log_softmax",
            "dropout", "batch_norm", "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -101,6 +102,31 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
         tensor([-0.1000,  2.0000])
     """
     return LeakyRelu.apply(input, negative_slope)
+
+
+def silu(input, inplace=False):  # noqa: A002
+    """x·σ(x), elementwise ("swish"); ``inplace`` writes it into x.
+
+    Example:
+        >>> F.silu(minigrad.tensor([-1.0, 0.0, 2.0]))
+        tensor([-0.2689,  0.0000,  1.7616])
+    """
+    check_tensor_arg("silu", "input", input, 1)
+    if inplace:
+        from minigrad.ops.inplace import inplace as in_place
+        return in_place(input, Silu.apply)
+    return Silu.apply(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
+    """log(1 + e^(βx)) / β, elementwise, a smooth relu; x itself where βx > ``threshold``.
+
+    Example:
+        >>> F.softplus(minigrad.tensor([-1.0, 0.0, 30.0]))
+        tensor([ 0.3133,  0.6931, 30.0000])
+    """
+    check_tensor_arg("softplus", "input", input, 1)
+    return Softplus.apply(input, beta, threshold)
 
 
 def tanh(input):  # noqa: A002

@@ -1,12 +1,16 @@
-"""Activation nodes that ``minigrad.ops`` does not have: ``LeakyReluBackward0`` and its
-gradient's own node, ``LeakyReluBackwardBackward0``."""
+"""Activation nodes that ``minigrad.ops`` does not have: ``LeakyReluBackward0``,
+``SiluBackward0`` and ``SoftplusBackward0``, and the nodes of their gradients where PyTorch has
+one of its own (``LeakyReluBackwardBackward0``, ``SoftplusBackwardBackward0``)."""
 
 import numpy as np
 
+from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.ops._util import zero_grad
+from minigrad.ops._util import apply_op, zero_grad
+from minigrad.ops.arithmetic import plus
+from minigrad.tensor import Tensor
 
-__all__ = ["LeakyRelu", "LeakyReluBackward"]
+__all__ = ["LeakyRelu", "LeakyReluBackward", "Silu", "Softplus", "SoftplusBackward"]
 
 
 def _scaled(data, slope):
@@ -60,3 +64,106 @@ class LeakyReluBackward(_Op):
         need_g, need_x = ctx.needs_input_grad[:2]
         return (LeakyReluBackward.apply(grad, x, ctx.negative_slope) if need_g else None,
                 zero_grad(grad) if need_x else None, None)
+
+
+def _floats(x, kernel):
+    """x's data for a float-only kernel (PyTorch's error for any other dtype); float16 is
+    computed in float32, as PyTorch's kernels compute half."""
+    data = x._data
+    if data.dtype.kind != "f":
+        raise _dtype.not_implemented(kernel, x.dtype)
+    return data.astype(np.float32) if data.dtype == np.float16 else data
+
+
+def _sigmoid(x):
+    """σ(x) of a tensor (recorded: ``SigmoidBackward0``) or of an array."""
+    return x.sigmoid() if isinstance(x, Tensor) else 1 / (1 + np.exp(-x))
+
+
+def _one_minus(s):
+    """1 - s as PyTorch's C++ writes it for a tensor: ones, then ``sub_`` (a SubBackward0)."""
+    if isinstance(s, Tensor):
+        return Tensor._make(np.ones_like(s._data)).sub_(s)
+    return 1.0 - s
+
+
+class Silu(_Op):
+    """y = x·σ(x);  ∂y/∂x = σ(x)·(1 + x·(1 - σ(x))) (a backward of plain ops, as PyTorch's)."""
+
+    node_name = "SiluBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
+    saved_names = ("self",)
+    formula = ("grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        data = _floats(x, "silu_cpu")
+        return (data / (1 + np.exp(-data))).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        s = _sigmoid(x)
+        return grad * s * plus(x * _one_minus(s), 1.0)
+
+
+class Softplus(_Op):
+    """y = log(1 + e^(βx)) / β (x itself where βx > threshold);  ∂y/∂x = σ(βx) (1 there)."""
+
+    node_name = "SoftplusBackward0"
+    array_backward = True  # its backward also runs on arrays (no create_graph)
+    saved_names = ("self",)
+    formula = ("grad * where(self * beta > threshold, 1, sigmoid(self * beta))",)
+
+    @staticmethod
+    def forward(ctx, x, beta, threshold):
+        ctx.beta, ctx.threshold = beta, threshold  # node._saved_beta, _saved_threshold
+        ctx.save_for_backward(x)
+        data = _floats(x, "softplus_cpu")
+        scaled = data * beta
+        smooth = np.log1p(np.exp(scaled)) / beta  # (an overflow only where x itself is kept)
+        return np.where(scaled > threshold, data, smooth).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return apply_op(SoftplusBackward, grad, x, ctx.beta, ctx.threshold), None, None
+
+
+class SoftplusBackward(_Op):
+    """softplus's backward as an op of its own, as in PyTorch: z = g·σ(βx) (g where
+    βx > threshold);  ∂z/∂g = the same factor,  ∂z/∂x = g·β·σ(βx)(1 - σ(βx)) where
+    βx < threshold, else 0."""
+
+    node_name = "SoftplusBackwardBackward0"
+    saved_names = ("grad_output", "self")
+    formula = ("grad * where(self * beta > threshold, 1, sigmoid(self * beta))",
+               "grad * grad_output * sigmoid(self * beta) * (1 - sigmoid(self * beta))"
+               " * (self * beta < threshold) * beta")
+
+    @staticmethod
+    def forward(ctx, g, x, beta, threshold):
+        ctx.beta, ctx.threshold = beta, threshold
+        ctx.save_for_backward(g, x)
+        return SoftplusBackward.compute(g._data, x._data, beta, threshold)
+
+    @staticmethod
+    def compute(g, x, beta, threshold):  # on arrays (see apply_op)
+        scaled = x * beta
+        z = np.exp(scaled)
+        smooth = g * (z / (z + 1))  # (inf / inf only where g itself is kept)
+        return np.where(scaled > threshold, g, smooth).astype(g.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        g, x = ctx.saved_tensors
+        need_g, need_x = ctx.needs_input_grad[:2]
+        beta, threshold = ctx.beta, ctx.threshold
+        grad_g = SoftplusBackward.apply(grad, x, beta, threshold) if need_g else None
+        grad_x = None
+        if need_x:
+            scaled = x * beta
+            s = scaled.sigmoid()
+            grad_x = grad * g * s * (1 - s) * (scaled < threshold).to(grad.dtype) * beta
+        return grad_g, grad_x, None, None
