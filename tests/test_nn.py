@@ -531,6 +531,11 @@ SILU_SOFTPLUS = {
     "silu-float16": "T.nn.functional.silu(T.tensor([-1.0, 2.0], dtype=T.float16))",
     "softplus-float16": "T.nn.functional.softplus(T.tensor([-1.0, 2.0], dtype=T.float16))",
     "silu-not-a-tensor": "T.nn.functional.silu([1.0])",
+    "relu-in-place": "(lambda h: (T.nn.functional.relu(h, inplace=True) is h, h, h._version))"
+                     "(T.tensor([-1.0, 2.0], requires_grad=True) * 1)",
+    "relu-module-in-place": "(lambda h: (T.nn.ReLU(inplace=True)(h) is h, h))"
+                            "(T.tensor([-1.0, 2.0]))",
+    "relu-in-place-leaf": "T.nn.functional.relu(T.tensor([1.0], requires_grad=True), True)",
 }
 
 

@@ -20,7 +20,7 @@ class ReLU(Module):
         self.inplace = inplace
 
     def forward(self, input):  # noqa: A002 - PyTorch's argument name
-        return F.relu(input)
+        return F.relu(input, self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""

@@ -91,7 +91,7 @@ def relu(input, inplace=False):  # noqa: A002
         tensor([0., 2.])
     """
     check_tensor_arg("relu", "input", input, 1)
-    return input.relu()
+    return input.relu_() if inplace else input.relu()
 
 
 def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
