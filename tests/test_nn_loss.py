@@ -238,6 +238,8 @@ CHECK_ORDER = {  # found by the differential fuzzer: the order of PyTorch's chec
     "cross_entropy int32 target": "T.nn.functional.cross_entropy(T.zeros(2, 3), "
                                   "T.zeros(2, dtype=T.int32))",
     "l1_loss of bools": "T.nn.functional.l1_loss(True, True)",
+    "l1_loss shapes before bool": "T.nn.functional.l1_loss(T.zeros(0, 3, dtype=T.bool), "
+                                  "T.zeros(3, 1, 2, dtype=T.int64))",
     "mse_loss of tuples": "T.nn.functional.mse_loss((1,), (1,))",
     "bce of ints": "T.nn.functional.binary_cross_entropy(1, 1)",
     "relu of a tuple": "T.nn.functional.relu((1,))",

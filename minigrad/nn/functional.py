@@ -40,7 +40,7 @@ from minigrad.nn._pool_functional import (
     max_pool2d,
 )
 from minigrad.ops._util import check_tensor_arg
-from minigrad.ops.arithmetic import DivScalar
+from minigrad.ops.arithmetic import DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "silu", "softplus", "tanh", "sigmoid", "softmax",
@@ -306,6 +306,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  #
     reduction = _legacy_reduction(size_average, reduce, reduction)
     reduction_code(reduction)
     _target_size_warning(input, target)
+    try:  # PyTorch broadcasts the two first: their shapes are checked before the subtraction's
+        np.broadcast_shapes(input._data.shape, target._data.shape)  # dtypes
+    except ValueError:
+        raise broadcast_error(input, target) from None
     losses = (input - target).abs()
     if reduction == "mean":
         return losses.mean()
