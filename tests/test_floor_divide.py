@@ -104,6 +104,14 @@ FUZZ_CASES = {  # found by the differential fuzzer: an empty division divides no
     "div_ floor float": "T.tensor([7.5, -7.5]).div_(2, rounding_mode='floor')",
     "div_ floor int zero": "T.tensor([7, 1]).div_(T.tensor([2, 0]), rounding_mode='floor')",
     "div_ bad mode": "T.tensor([7.0]).div_(2, rounding_mode='round')",
+    # ... and the result's dtype too: a bool tensor cannot take an integer quotient
+    "remainder_ bool dtype before zero": "T.tensor([False, True]).remainder_(0)",
+    "floor_divide_ bool dtype before zero": "T.tensor([True, False]).floor_divide_(0)",
+    "floor_divide_ int by float": "T.tensor([5]).floor_divide_(2.5)",
+    "div_ floor int by float": "T.tensor([5]).div_(2.5, rounding_mode='floor')",
+    "clamp_max_ bool by tensor": "T.tensor([True]).clamp_max_(T.tensor([3.0]))",
+    "clamp_ int by tensors": "T.tensor([1]).clamp_(T.tensor(0.5), T.tensor(2.0))",
+    "clamp_ int by number": "T.tensor([1]).clamp_(0.5, None)",
 }
 
 

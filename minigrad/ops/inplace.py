@@ -11,13 +11,19 @@ import weakref
 
 import numpy as np
 
-from minigrad._dtype import can_cast, cast_error, check_scalar
+from minigrad._dtype import can_cast, cast_error, check_scalar, from_numpy_dtype
 from minigrad.autograd import allow_mutation, forward_ad, inference, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
 from minigrad.ops import arithmetic, combine, compare, pointwise, triangular
-from minigrad.ops._util import as_tensor_operand, qualified_node_name, sum_to, zero_grad
+from minigrad.ops._util import (
+    as_tensor_operand,
+    qualified_node_name,
+    result_dtype,
+    sum_to,
+    zero_grad,
+)
 from minigrad.ops.indexing import (
     OVERLAPPING,
     PARTIAL_OVERLAP,
@@ -520,10 +526,13 @@ def floor_divide_(x, other):
 
 def _dividing(x, divide, other):
     """``x ← divide(x, other)`` for a division that may be of integers (floor_divide_,
-    remainder_, div_ with a rounding mode): as in PyTorch, the result's shape is checked before
-    the division's own errors (an integer division by zero)."""
+    remainder_, div_ with a rounding mode): as in PyTorch, the result's shape and dtype are
+    checked before the division's own errors (an integer division by zero)."""
     def checked(t, o):
         check_inplace_shape(t, o)
+        dtype = from_numpy_dtype(result_dtype(t, as_tensor_operand(o, t)))
+        if not can_cast(dtype, t.dtype):
+            raise cast_error(dtype, t.dtype)
         return divide(t, o)
     return inplace(x, checked, other)
 
@@ -554,8 +563,9 @@ def copy_(x, src):
 
 def clamp_(x, min=None, max=None):  # noqa: A002 - PyTorch's names
     dtype = pointwise.clamp_dtype(x, min, max)
-    if not can_cast(dtype, x.dtype):  # this message names the C++ type
-        raise cast_error(dtype, x.dtype, cpp=True)
+    if not can_cast(dtype, x.dtype):  # with number bounds, this message names the C++ type
+        tensors = isinstance(min, Tensor) or isinstance(max, Tensor)
+        raise cast_error(dtype, x.dtype, cpp=not tensors)
     return inplace(x, pointwise.clamp, min, max)
 
 
