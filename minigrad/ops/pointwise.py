@@ -226,10 +226,13 @@ class Sigmoid(_Op):
 
     @staticmethod
     def forward(ctx, x):
-        data = _floating(x)
-        result = (1 / (1 + np.exp(-data))).astype(data.dtype, copy=False)
+        result = Sigmoid.compute(_floating(x))
         ctx.save_for_backward(result)
         return result
+
+    @staticmethod
+    def compute(x):  # on arrays (see apply_op)
+        return (1 / (1 + np.exp(-x))).astype(x.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, grad):

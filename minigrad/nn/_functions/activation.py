@@ -8,6 +8,7 @@ from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._util import apply_op, zero_grad
 from minigrad.ops.arithmetic import plus
+from minigrad.ops.pointwise import Sigmoid
 from minigrad.tensor import Tensor
 
 __all__ = ["LeakyRelu", "LeakyReluBackward", "Silu", "Softplus", "SoftplusBackward"]
@@ -75,15 +76,11 @@ def _floats(x, kernel):
     return data.astype(np.float32) if data.dtype == np.float16 else data
 
 
-def _sigmoid(x):
-    """σ(x) of a tensor (recorded: ``SigmoidBackward0``) or of an array."""
-    return x.sigmoid() if isinstance(x, Tensor) else 1 / (1 + np.exp(-x))
-
-
 def _one_minus(s):
-    """1 - s as PyTorch's C++ writes it for a tensor: ones, then ``sub_`` (a SubBackward0)."""
+    """1 - s as PyTorch's C++ writes it for a tensor: a tensor of ones minus s (a
+    SubBackward0, not the RsubBackward1 of ``1 - s``)."""
     if isinstance(s, Tensor):
-        return Tensor._make(np.ones_like(s._data)).sub_(s)
+        return Tensor._make(np.ones_like(s._data)) - s
     return 1.0 - s
 
 
@@ -104,7 +101,7 @@ class Silu(_Op):
     @staticmethod
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
-        s = _sigmoid(x)
+        s = apply_op(Sigmoid, x)
         return grad * s * plus(x * _one_minus(s), 1.0)
 
 
