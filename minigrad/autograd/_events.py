@@ -17,8 +17,9 @@ from numpy import ndarray
 
 from minigrad.autograd import observe
 from minigrad.autograd._formulas import ValueRef, recorded_operands
+from minigrad.autograd._ids import _counter as _ids
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
-from minigrad.autograd._values import ValueTable, callable_name, canonical, thaw
+from minigrad.autograd._values import _WHOLE_BYTES, ValueTable, callable_name, canonical, thaw
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
 from minigrad.autograd.snapshot import STRUCTURE_KEYS
 from minigrad.grad_mode import state
@@ -151,17 +152,19 @@ class EventCollector(observe.Emitter):
                 tid = tensor._uid
             except AttributeError:  # a user's Function returned something else than a tensor
                 return self._odd_node_created(node, outputs)
-            if tid is None:
-                tid = tensor_id(tensor)
+            if tid is None:  # (tensor_id, inlined)
+                tid = tensor._uid = f"t{next(_ids)}"
                 self.tensor_refs[tid] = weakref.ref(tensor)
             elif tid not in self.tensor_refs:
                 self.tensor_refs[tid] = weakref.ref(tensor)
             tids = (tid,)
             array = tensor._data
-            if array.size <= self._copy_limit:
+            if array.nbytes <= _WHOLE_BYTES:  # (values.add_small, inlined)
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
                 values = (self._new_small(key, array) if ref is None else ref,)
+            elif array.size <= self._copy_limit:
+                values = (self._add_small(array),)
             else:
                 values = (self.values.add_large(array),)
         else:
@@ -174,7 +177,7 @@ class EventCollector(observe.Emitter):
         nid = node._uid
         structures = self.structures
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
-            nid = node_id(node)
+            nid = node._uid = f"n{next(_ids)}"  # (node_id, inlined)
             structures[nid] = structure_of(node, nid)
             for child in node._edges[-2::-2]:  # (in the order self.node's stack takes)
                 if child is not None and child._uid not in structures:
@@ -265,8 +268,9 @@ class EventCollector(observe.Emitter):
     def saved_released(self, pass_id, node, names=None):
         number = self.passes.get(pass_id)
         nid = node._uid if number is not None else self._nid(node)
-        names = node._saved_names() if names is None else names
-        saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
+        names = node._saved_as if names is None else names
+        # only the slots that held a tensor (x ** 2: self)
+        saved = (node._saved_values if node._saved_versions is None else node._saved) or ()
         if None in saved:
             names = tuple([n for k, n in enumerate(names) if k >= len(saved) or
                            saved[k] is not None])
@@ -293,18 +297,18 @@ class EventCollector(observe.Emitter):
             if grad is None:
                 return _NO_REF
             array = grad if type(grad) is ndarray else grad._data
-            if array.size <= self._full_limit:
+            if array.nbytes <= _WHOLE_BYTES:  # (values.add_small, inlined)
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
                 return (self._new_small(key, array) if ref is None else ref,)
             return (self._grad_value(grad),)
-        index, limit, refs = self._index, self._full_limit, []
+        index, refs = self._index, []
         for grad in grads:
             if grad is None:
                 refs.append(None)
                 continue
             array = grad if type(grad) is ndarray else grad._data
-            if array.size <= limit:
+            if array.nbytes <= _WHOLE_BYTES:
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = index.get(key)
                 refs.append(self._new_small(key, array) if ref is None else ref)
@@ -371,7 +375,8 @@ class EventCollector(observe.Emitter):
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        ref = self.values.add_large(array)
+        ref = self._add_small(array) if array.size <= self._copy_limit else \
+            self.values.add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 
@@ -571,11 +576,11 @@ def structure_of(node, nid):
         next_[::2] = [child if child is None else child._uid or node_id(child)
                       for child in next_[::2]]
         next_ = tuple(next_)
-    saved = node._saved
+    saved = node._saved_values if node._saved_versions is None else node._saved
     if not saved:
         names = held = ()
     else:
-        names = node._saved_names()
+        names = node._saved_as
         count = len(saved)
         if count != len(names) or None in saved:
             names, held = _held(names, saved)

@@ -182,7 +182,7 @@ def _plan(node):
     """``(saved names, formula, ((operand name, its saved slot or -1), ...), whether it names
     ``grads``, whether its formula repeats per input)`` of ``node``'s class, worked out once
     per class (the saved names of built-in nodes are the class's)."""
-    names = node._saved_names()
+    names = node._saved_as
     plan = _PLANS.get(type(node))
     if plan is None or plan[0] is not names:
         formula = formula_of(node)
@@ -258,13 +258,13 @@ def recorded_operands(node, full_limit, table, tensor_id):
     """What ``record()`` keeps of ``node`` the first time it runs, from one plan per class:
     ``(formula_of(node), operands_of(node, full_limit, table), {saved name:
     tensor_id(tensor)} of the saved inputs still held)``, or None when it has no formula."""
-    plan = _plan(node)
+    plan = _PLANS.get(type(node)) or _plan(node)  # (the names are the class's: _saved_as)
     names, formula = plan[0], plan[1]
     if not formula:
         return None
     if plan[4]:  # one expression per input: as many as this node has
         formula = formula_of(node)
-    saved = node._saved or ()
+    saved = (node._saved_values if node._saved_versions is None else node._saved) or ()
     operands = _operands(node, plan, saved, full_limit, table, None)
     ids = {}
     for name, slot in zip(names, saved):

@@ -24,6 +24,9 @@ FULL_LIMIT = 64  # tensors with at most this many elements are stored in full
 # record() keeps a copy of arrays up to this many elements and summarises them when read;
 # larger ones are summarised at once (a copy of each would take too much memory).
 COPY_LIMIT = 4096
+_WHOLE_BYTES = 512  # arrays of up to this many bytes are looked up by all of them (add_small)
+_END_BYTES = 64     # longer ones by this many at each end
+_SAME_ENDS = 8      # different arrays with the same ends that are told apart
 
 
 def _number(x):
@@ -101,7 +104,9 @@ class ValueTable:
         self.nbytes = 0          # a rough estimate of the memory the Values take
         self.alarm, self.alarm_bytes = None, math.inf
         self._entries = []       # (dtype, shape, bytes) of an array, or a Value
-        self._index = {}
+        self._index = {}         # (dtype, shape, bytes) of a short array -> reference
+        self._by_ends = {}       # (dtype, shape, first bytes, last bytes) of a longer one ->
+        #                          [(its bytes, reference)]
         self._done = 0           # entries [0, _done) are Values already
 
     def add(self, tensor):
@@ -114,15 +119,36 @@ class ValueTable:
         return self.add_large(array)
 
     def add_small(self, array):
-        """``add`` for an ndarray of at most ``copy_limit`` elements: kept as its bytes."""
-        key = (array.dtype, array.shape, array.tobytes())
-        ref = self._index.get(key)
-        return self.new_small(key, array) if ref is None else ref
+        """``add`` for an ndarray of at most ``copy_limit`` elements: kept as its bytes.
 
-    def new_small(self, key, array):
+        A short array is looked up by its bytes. A longer one is looked up by the bytes at its
+        two ends, then compared whole with the arrays found there: hashing all its bytes would
+        cost more than the rest of the lookup (a hundred kB per step of a small MLP). Past
+        ``_SAME_ENDS`` different arrays with the same ends, new ones are stored without
+        looking (a copy more, never a wrong value)."""
+        data = array.tobytes()
+        if len(data) <= _WHOLE_BYTES:
+            key = (array.dtype, array.shape, data)
+            ref = self._index.get(key)
+            return self.new_small(key, array) if ref is None else ref
+        ends = (array.dtype, array.shape, data[:_END_BYTES], data[-_END_BYTES:])
+        found = self._by_ends.get(ends)
+        if found is None:
+            found = self._by_ends[ends] = []
+        for stored, ref in found:
+            if stored == data:
+                return ref
+        ref = self.new_small((array.dtype, array.shape, data), array, indexed=False)
+        if len(found) < _SAME_ENDS:
+            found.append((data, ref))
+        return ref
+
+    def new_small(self, key, array, indexed=True):
         """``add_small`` of an array whose key ``(dtype, shape, bytes)`` is not in the table
-        yet (a caller that looked it up already)."""
-        ref = self._index[key] = len(self._entries)
+        yet (a caller that looked it up already, by its bytes unless not ``indexed``)."""
+        ref = len(self._entries)
+        if indexed:
+            self._index[key] = ref
         self._entries.append(key)
         self.nbytes += 100 + array.nbytes
         if self.nbytes >= self.alarm_bytes:

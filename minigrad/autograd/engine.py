@@ -145,8 +145,9 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     quiet = quiet_var.set(QUIET)
                 grads_out = apply_on_arrays(node, grads_in[0], as_arrays)
                 lean = True
-                if notify:
-                    quiet = _leave_quiet(quiet)
+                if notify:  # (_leave_quiet, inlined: it runs for every node)
+                    quiet_var.reset(quiet)
+                    quiet = None
             else:
                 quiet = _leave_quiet(quiet)
                 if as_arrays:
@@ -196,9 +197,10 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     if notify:  # like PyTorch: a node that does not lead to ``inputs`` is
                         notify("node_skipped", pass_id=pass_id, node=next_node)  # not queued
                     continue
-                if notify:
+                if notify:  # (make_ready, inlined)
                     buffers[next_node] = buffer
-                    make_ready(next_node)
+                    heapq.heappush(ready, (-next_node._seq, next(order), next_node))
+                    notify.node_ready(pass_id, next_node, ready)
                 elif single is None and not ready:
                     single, single_grads = next_node, buffer
                 else:

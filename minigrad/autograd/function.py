@@ -80,7 +80,6 @@ class BackwardNode(FunctionCtx, Node):
     """The node a ``Function`` leaves in the graph: it calls the Function's ``backward``."""
 
     _forward_cls = None
-    _saved_as = ()
     _to_save = ()
     _dirty = ()
     _non_differentiable = ()
@@ -136,9 +135,6 @@ class BackwardNode(FunctionCtx, Node):
     def saved_variables(self):
         """Deprecated name of ``saved_tensors``."""
         return _user_function.saved_variables(self)
-
-    def _saved_names(self):
-        return self._saved_as
 
     def apply(self, grad_outputs):
         if self._materialize_grads and _contains(grad_outputs, None):
@@ -855,7 +851,7 @@ def _save(ctx, t, outputs, result, Tensor):
                             f"{i} is of type {type(t).__name__}")
     if t._wrapped_number and t._shared:  # a shared number: a tensor of its own
         t = _numbers.wrapped_number(t._data)
-    return SavedTensor(t, ctx, _contains(result, t))
+    return SavedTensor(t, ctx, t is result[0] if len(result) == 1 else _contains(result, t))
 
 
 class InplaceFunction(Function):

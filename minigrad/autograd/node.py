@@ -269,6 +269,7 @@ class Node:
     __slots__ = ("_seq", "_edges", "_output_meta", "_saved_values", "_saved_versions",
                  "__dict__", "__weakref__")
     _pairs = None  # next_functions, once read
+    _saved_as = ()  # the names of the saved tensors (``_saved_<name>``), per class
     _pre_hooks = None
     _post_hooks = None
     _tensor_pre_hooks = None   # {handle id: (output index, hook)} from tensor hooks
@@ -414,7 +415,7 @@ class Node:
         return grads[0] if len(grads) == 1 else grads
 
     def _saved_names(self):
-        return ()
+        return self._saved_as
 
     @property
     def _saved(self):
