@@ -16,7 +16,7 @@ import weakref
 from numpy import ndarray
 
 from minigrad.autograd import observe
-from minigrad.autograd._formulas import ValueRef, recorded_operands
+from minigrad.autograd._formulas import recorded_operands
 from minigrad.autograd._ids import _counter as _ids
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import _WHOLE_BYTES, ValueTable, callable_name, canonical, thaw
@@ -70,7 +70,7 @@ class EventCollector(observe.Emitter):
         self.passes = {}          # engine pass id -> number of the pass in this recording
         self.structures = {}      # node id -> structure_of(node) for every node seen
         self.released = {}        # node id -> names of its saved tensors released
-        self.operands = {}        # node id -> (formula, operands) the first time it ran
+        self.operands = {}        # node id -> recorded_operands() the first time it ran
         self.tensor_refs = {}     # tensor id -> weak reference, for tensors seen
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
@@ -132,7 +132,8 @@ class EventCollector(observe.Emitter):
     # stored as tuples ``(kind, i, pass, *fields in COMPACT[kind] order)``: a tuple of plain
     # values soon leaves the garbage collector's watch, a dict only at a full collection, and
     # a hundred thousand watched dicts make those collections frequent. ``plain_events()``
-    # turns them into dicts.
+    # turns them into dicts. A sequence field of one item (a node's one output or gradient)
+    # holds that item alone, without a tuple (``_ONE``): one object fewer for the collector.
     #
     # ``nid`` names the nodes: the collector walked the whole graph of a pass it saw start
     # (``backward_started``), so there a node's id is simply its ``_uid``.
@@ -157,16 +158,16 @@ class EventCollector(observe.Emitter):
                 self.tensor_refs[tid] = weakref.ref(tensor)
             elif tid not in self.tensor_refs:
                 self.tensor_refs[tid] = weakref.ref(tensor)
-            tids = (tid,)
+            tids = tid  # (one output: its id and value stand alone, see _ONE)
             array = tensor._data
             if array.nbytes <= _WHOLE_BYTES:  # (values.add_small, inlined)
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
-                values = (self._new_small(key, array) if ref is None else ref,)
+                values = self._new_small(key, array) if ref is None else ref
             elif array.size <= self._copy_limit:
-                values = (self._add_small(array),)
+                values = self._add_small(array)
             else:
-                values = (self.values.add_large(array),)
+                values = self.values.add_large(array)
         else:
             try:
                 tids = tuple([self.tensor(t) for t in outputs])
@@ -292,16 +293,16 @@ class EventCollector(observe.Emitter):
     def _refs(self, grads):
         """The value references of a node's gradients (``_grad_value``, the lookup of a small
         array inlined: most gradients are small, and most were seen before)."""
-        if len(grads) == 1:
+        if len(grads) == 1:  # (the reference alone, see _ONE)
             grad = grads[0]
             if grad is None:
-                return _NO_REF
+                return None
             array = grad if type(grad) is ndarray else grad._data
             if array.nbytes <= _WHOLE_BYTES:  # (values.add_small, inlined)
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
-                return (self._new_small(key, array) if ref is None else ref,)
-            return (self._grad_value(grad),)
+                return self._new_small(key, array) if ref is None else ref
+            return self._grad_value(grad)
         index, refs = self._index, []
         for grad in grads:
             if grad is None:
@@ -329,15 +330,15 @@ class EventCollector(observe.Emitter):
         values, resolved = self.values, {}
 
         def plain(value):
-            if type(value) is ValueRef:
-                ref = value.ref
+            if type(value) is tuple:  # (reference,): see operands_of
+                ref = value[0]
                 if ref not in resolved:
                     resolved[ref] = thaw(values.value(ref))
                 return resolved[ref]
             if type(value) is list:
                 return [plain(v) for v in value]
             return value
-        return {nid: (formula, {name: plain(v) for name, v in operands.items()}, tensors)
+        return {nid: (formula, {name: plain(v) for name, v in operands}, dict(tensors))
                 for nid, (formula, operands, tensors) in self.operands.items()}
 
     def _dependencies(self, f):
@@ -518,7 +519,7 @@ _FROM_KEYWORDS = {
 
 _uid = operator.attrgetter("_uid")
 _ORDER_BASE = 2 ** 63  # (a ready queue key stays positive whatever the count of events)
-_NO_OPERANDS = (None, {}, {})
+_NO_OPERANDS = (None, (), ())
 _PER_NODE = ("node_created", "node_ready", "node_started", "node_ran", "grad_summed",
              "saved_released")
 
@@ -527,7 +528,8 @@ def _ignore(*args, **kwargs):
     """What the per-node events do once recording stopped (see ``EventCollector.stop``)."""
 
 
-_NO_REF = (None,)
+# The fields of COMPACT events that are sequences: one of a single item is stored as the item.
+_ONE = frozenset({"outputs", "values", "grads", "grads_in", "grads_out"})
 _bisect = bisect.bisect
 _NO_VERSION = (0,)
 
@@ -539,7 +541,10 @@ def plain_events(events):
             keys = COMPACT[event[0]]
             plain = {"i": event[1], "kind": event[0], "pass": event[2]}
             for k in range(3, len(keys)):
-                plain[keys[k]] = event[k]
+                value = event[k]
+                if type(value) is not tuple and keys[k] in _ONE:
+                    value = (value,)
+                plain[keys[k]] = value
             events[i] = plain
     return events
 
@@ -548,11 +553,12 @@ def structure_of(node, nid):
     """What never changes about node ``nid``, kept in case it dies before the recording ends.
 
     A flat tuple: the values of ``node_structure(node)`` in the order of ``STRUCTURE_KEYS``,
-    then the names of its saved tensors, then ``(target id, input_nr, target id, input_nr,
-    ...)`` for its edges, then the ids of the tensors its saved slots hold. Only plain values
-    and tuples of them, one level deep: the garbage collector stops watching such a tuple at
-    its first or second collection, so ten thousand of them do not make full collections
-    come sooner.
+    then the names of its saved tensors (a tuple), then ``target id, input_nr, target id,
+    input_nr, ...`` for its edges, then the ids of the tensors its saved slots hold, one per
+    name (read them with the ``structure_*`` functions). Only plain values and the names'
+    tuple, which the node's class shares: one object for the garbage collector, which stops
+    watching it at its first or second collection, so ten thousand of them do not make full
+    collections come sooner.
     """
     cls = type(node)
     kind = _KINDS.get(cls)
@@ -592,8 +598,8 @@ def structure_of(node, nid):
             held = tuple(map(_saved_id, saved))
         if type(names) is not tuple:
             names = tuple(names)
-    return (nid, kind[0], kind[1], node._seq, variable, len(node._output_meta), names, next_,
-            held)
+    return (nid, kind[0], kind[1], node._seq, variable, len(node._output_meta), names, *next_,
+            *held)
 
 
 _KINDS = {}  # node class -> (its name, its kind in a snapshot)
@@ -631,12 +637,12 @@ def structure_saved_names(structure):
 def structure_saved_tensors(structure):
     """The ids of the tensors the node's saved slots held (``None`` where unknown), in the
     order of :func:`structure_saved_names`."""
-    return structure[8] if len(structure) > 8 else (None,) * len(structure[6])
+    return structure[len(structure) - len(structure[6]):]
 
 
 def structure_edges(structure):
     """The edges and constant stubs of a node no longer alive, as in a snapshot."""
-    info, next_ = structure_info(structure), structure[7]
+    info, next_ = structure_info(structure), structure[7:len(structure) - len(structure[6])]
     nid, variable = info["id"], info["variable"]
     edges, constants = [], []
     for position in range(len(next_) // 2):

@@ -29,7 +29,7 @@ import numpy as np
 from minigrad.autograd._values import _DTYPE_NAMES, value_of
 
 __all__ = ["FUNCTIONS", "formula_of", "formula_names", "operands_of", "operand_tensors",
-           "recorded_operands", "ValueRef"]
+           "recorded_operands"]
 
 # The helpers an expression may call (besides NumPy's operators, ``x[index]`` and ``.T``).
 # Each is written the way a course writes the step; tests/test_formulas.py evaluates them.
@@ -123,19 +123,6 @@ def formula_names(formula):
     return names
 
 
-class ValueRef:
-    """An operand kept as a reference into a ``ValueTable`` (``operands_of(..., table)``):
-    ``record()`` stores the bytes now and makes the Value when the recording is read."""
-
-    __slots__ = ("ref",)
-
-    def __init__(self, ref):
-        self.ref = ref
-
-    def __repr__(self):
-        return f"ValueRef({self.ref})"
-
-
 def _integers(items):
     """Whether a (nested) list holds integers or bools only, as an index list does."""
     return all(_integers(v) if isinstance(v, list) else isinstance(v, (int, np.integer))
@@ -145,7 +132,7 @@ def _integers(items):
 def _plain(value, full_limit, table=None):
     """A ctx attribute as plain data: numbers and strings as they are, tuples as lists,
     tensors and arrays as Values (shape and dtype only above ``full_limit`` elements), or as
-    a ``ValueRef`` into ``table``."""
+    ``(reference,)`` into ``table`` (see ``operands_of``)."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if type(value) is np.ndarray and value.size > full_limit:
@@ -162,7 +149,7 @@ def _plain(value, full_limit, table=None):
     if hasattr(array, "dtype") and hasattr(array, "shape"):
         if array.size <= full_limit:
             if table is not None:
-                return ValueRef(table.add_small(array))
+                return (table.add_small(array),)
             return value_of(array, full_limit)
         return _described(array)
     if hasattr(value, "name") and not callable(value.name):   # a minigrad dtype
@@ -204,8 +191,10 @@ def operands_of(node, full_limit, table=None, values=None):
 
     Saved tensors are read without unpacking (no version check, no hooks); a slot that holds
     nothing (released, or not saved because no gradient needs it) gives ``None``. With a
-    ``ValueTable``, small arrays are added to it and given as ``ValueRef``s; with ``values``
-    (a function), their Values are ``values(array)``.
+    ``ValueTable``, small arrays are added to it and given as ``(reference,)``, the one kind
+    of tuple among the plain values (``record()`` stores the bytes now and makes the Value
+    when the recording is read); with ``values`` (a function), their Values are
+    ``values(array)``.
     """
     plan = _plan(node)
     if plan[2] is None:
@@ -230,7 +219,7 @@ def _operands(node, plan, saved, full_limit, table, values):
                 if data.size > full_limit:
                     result[name] = _described(data)
                 elif table is not None:
-                    result[name] = ValueRef(table.add_small(data))
+                    result[name] = (table.add_small(data),)
                 else:
                     result[name] = values(data)
             else:
@@ -257,7 +246,9 @@ _PLAIN_TYPES = frozenset({bool, int, float, str})  # (kept as they are by _plain
 def recorded_operands(node, full_limit, table, tensor_id):
     """What ``record()`` keeps of ``node`` the first time it runs, from one plan per class:
     ``(formula_of(node), operands_of(node, full_limit, table), {saved name:
-    tensor_id(tensor)} of the saved inputs still held)``, or None when it has no formula."""
+    tensor_id(tensor)} of the saved inputs still held)``, the two dicts as tuples of their
+    items (a recording keeps one per node: tuples soon leave the garbage collector's watch),
+    or None when it has no formula."""
     plan = _PLANS.get(type(node)) or _plan(node)  # (the names are the class's: _saved_as)
     names, formula = plan[0], plan[1]
     if not formula:
@@ -266,13 +257,13 @@ def recorded_operands(node, full_limit, table, tensor_id):
         formula = formula_of(node)
     saved = (node._saved_values if node._saved_versions is None else node._saved) or ()
     operands = _operands(node, plan, saved, full_limit, table, None)
-    ids = {}
+    ids = []
     for name, slot in zip(names, saved):
         if slot is not None:
             tensor = slot.tensor
             if tensor is not None:
-                ids[name] = tensor_id(tensor)
-    return formula, operands, ids
+                ids.append((name, tensor_id(tensor)))
+    return formula, tuple(operands.items()), tuple(ids)
 
 
 def operand_tensors(node):

@@ -106,7 +106,7 @@ class ValueTable:
         self._entries = []       # (dtype, shape, bytes) of an array, or a Value
         self._index = {}         # (dtype, shape, bytes) of a short array -> reference
         self._by_ends = {}       # (dtype, shape, first bytes, last bytes) of a longer one ->
-        #                          [(its bytes, reference)]
+        #                          ((its bytes, reference), ...)
         self._done = 0           # entries [0, _done) are Values already
 
     def add(self, tensor):
@@ -132,15 +132,13 @@ class ValueTable:
             ref = self._index.get(key)
             return self.new_small(key, array) if ref is None else ref
         ends = (array.dtype, array.shape, data[:_END_BYTES], data[-_END_BYTES:])
-        found = self._by_ends.get(ends)
-        if found is None:
-            found = self._by_ends[ends] = []
+        found = self._by_ends.get(ends, ())
         for stored, ref in found:
             if stored == data:
                 return ref
         ref = self.new_small((array.dtype, array.shape, data), array, indexed=False)
-        if len(found) < _SAME_ENDS:
-            found.append((data, ref))
+        if len(found) < _SAME_ENDS:  # (a tuple, not a list: the collector soon lets it be)
+            self._by_ends[ends] = (*found, (data, ref))
         return ref
 
     def new_small(self, key, array, indexed=True):
