@@ -538,15 +538,20 @@ def plain_events(events):
     """The events as dicts: each tuple-stored event (see ``COMPACT``) becomes one, in place."""
     for i, event in enumerate(events):
         if type(event) is tuple:
-            keys = COMPACT[event[0]]
             plain = {"i": event[1], "kind": event[0], "pass": event[2]}
-            for k in range(3, len(keys)):
+            for k, name, sequence in _FIELDS[event[0]]:
                 value = event[k]
-                if type(value) is not tuple and keys[k] in _ONE:
+                if sequence and type(value) is not tuple:  # (one item, stored alone)
                     value = (value,)
-                plain[keys[k]] = value
+                plain[name] = value
             events[i] = plain
     return events
+
+
+# kind -> (position, name, whether it is a sequence) of each field of a COMPACT event after
+# ``pass``
+_FIELDS = {kind: tuple((k, key, key in _ONE) for k, key in enumerate(keys) if k >= 3)
+           for kind, keys in COMPACT.items()}
 
 
 def structure_of(node, nid):
