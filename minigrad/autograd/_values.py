@@ -87,8 +87,9 @@ def value_of(array, full_limit=FULL_LIMIT):
 class ValueTable:
     """Stores each distinct Value once; ``add(array)`` returns its index in ``values``.
 
-    Arrays are deduplicated by content (dtype, shape and bytes), the largest ones by their
-    summary, so a gradient that flows unchanged through ten events is stored once. While
+    Arrays are deduplicated by content (dtype, shape and bytes: see ``add_small``), the
+    largest ones by their summary, so a gradient that flows unchanged through ten events is
+    stored once. While
     recording, an array of at most ``copy_limit`` elements is kept as its bytes (a copy, not a
     live object) and becomes a Value when ``values`` is first read: a copy costs a microsecond,
     a summary (min, max, mean, norm) dozens. A larger one is summarised at once, so that the
