@@ -17,7 +17,6 @@ from numpy import ndarray
 
 from minigrad.autograd import observe
 from minigrad.autograd._formulas import recorded_operands
-from minigrad.autograd._ids import _counter as _ids
 from minigrad.autograd._ids import constant_id, edge_id, node_id, tensor_id
 from minigrad.autograd._values import _WHOLE_BYTES, ValueTable, callable_name, canonical, thaw
 from minigrad.autograd.node import AccumulateGrad, GraphRoot, Node
@@ -75,7 +74,7 @@ class EventCollector(observe.Emitter):
         self.root_refs = {}       # tensor id -> weak reference, for the roots of passes
         self._recent = {}         # id(grad) -> (grad, version, value ref), see _grad_value
         self._full_limit, self._add_small = full_limit, self.values.add_small
-        self._new_small, self._copy_limit = self.values.new_small, self.values.copy_limit
+        self._new_small = self.values.new_small
         self._index = self.values._index  # (dtype, shape, bytes) -> reference
         self._queues = {}         # engine pass id -> the ready queue's sort keys, head last
         self._ready_order = 0     # counts the node_ready events down: ties run in their order
@@ -153,8 +152,8 @@ class EventCollector(observe.Emitter):
                 tid = tensor._uid
             except AttributeError:  # a user's Function returned something else than a tensor
                 return self._odd_node_created(node, outputs)
-            if tid is None:  # (tensor_id, inlined)
-                tid = tensor._uid = f"t{next(_ids)}"
+            if tid is None:
+                tid = tensor_id(tensor)
                 self.tensor_refs[tid] = weakref.ref(tensor)
             elif tid not in self.tensor_refs:
                 self.tensor_refs[tid] = weakref.ref(tensor)
@@ -164,8 +163,6 @@ class EventCollector(observe.Emitter):
                 key = (array.dtype, array.shape, array.tobytes())
                 ref = self._index.get(key)
                 values = self._new_small(key, array) if ref is None else ref
-            elif array.size <= self._copy_limit:
-                values = self._add_small(array)
             else:
                 values = self.values.add_large(array)
         else:
@@ -178,7 +175,7 @@ class EventCollector(observe.Emitter):
         nid = node._uid
         structures = self.structures
         if nid is None and type(node) is not AccumulateGrad:  # a new node: self.node, inlined
-            nid = node._uid = f"n{next(_ids)}"  # (node_id, inlined)
+            nid = node_id(node)
             structures[nid] = structure_of(node, nid)
             for child in node._edges[-2::-2]:  # (in the order self.node's stack takes)
                 if child is not None and child._uid not in structures:
@@ -270,8 +267,7 @@ class EventCollector(observe.Emitter):
         number = self.passes.get(pass_id)
         nid = node._uid if number is not None else self._nid(node)
         names = node._saved_as if names is None else names
-        # only the slots that held a tensor (x ** 2: self)
-        saved = (node._saved_values if node._saved_versions is None else node._saved) or ()
+        saved = node._saved or ()   # only the slots that held a tensor (x ** 2: self)
         if None in saved:
             names = tuple([n for k, n in enumerate(names) if k >= len(saved) or
                            saved[k] is not None])
@@ -376,8 +372,7 @@ class EventCollector(observe.Emitter):
         version = (getattr(grad, "_vc", None) or _NO_VERSION)[0]
         if seen is not None and seen[0] is grad and seen[1] == version:
             return seen[2]
-        ref = self._add_small(array) if array.size <= self._copy_limit else \
-            self.values.add_large(array)
+        ref = self.values.add_large(array)
         self._recent[id(grad)] = (grad, version, ref)
         return ref
 
@@ -587,7 +582,7 @@ def structure_of(node, nid):
         next_[::2] = [child if child is None else child._uid or node_id(child)
                       for child in next_[::2]]
         next_ = tuple(next_)
-    saved = node._saved_values if node._saved_versions is None else node._saved
+    saved = node._saved
     if not saved:
         names = held = ()
     else:

@@ -249,13 +249,13 @@ def recorded_operands(node, full_limit, table, tensor_id):
     tensor_id(tensor)} of the saved inputs still held)``, the two dicts as tuples of their
     items (a recording keeps one per node: tuples soon leave the garbage collector's watch),
     or None when it has no formula."""
-    plan = _PLANS.get(type(node)) or _plan(node)  # (the names are the class's: _saved_as)
+    plan = _plan(node)
     names, formula = plan[0], plan[1]
     if not formula:
         return None
     if plan[4]:  # one expression per input: as many as this node has
         formula = formula_of(node)
-    saved = (node._saved_values if node._saved_versions is None else node._saved) or ()
+    saved = node._saved or ()
     operands = _operands(node, plan, saved, full_limit, table, None)
     ids = []
     for name, slot in zip(names, saved):

@@ -84,18 +84,14 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
     # a user's backward, AccumulateGrad, observers: with observers, around each node alone).
     quiet = None
 
-    def make_ready(n):
-        heapq.heappush(ready, (-n._seq, next(order), n))
-        if notify:
-            notify.node_ready(pass_id, n, ready)
-
     # ``single``: the one ready node, while no other is ready (a chain), kept out of the heap
     # with its gradients. Without observers, a node that becomes ready when the queue is empty
     # waits there; a second ready node sends it to the heap first, so the order is the heap's.
     single = single_grads = None
     if notify:
         buffers[graph_root] = root_grads
-        make_ready(graph_root)
+        heapq.heappush(ready, (-graph_root._seq, next(order), graph_root))
+        notify.node_ready(pass_id, graph_root, ready)
     else:
         single, single_grads = graph_root, root_grads
     try:
@@ -197,7 +193,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     if notify:  # like PyTorch: a node that does not lead to ``inputs`` is
                         notify("node_skipped", pass_id=pass_id, node=next_node)  # not queued
                     continue
-                if notify:  # (make_ready, inlined)
+                if notify:
                     buffers[next_node] = buffer
                     heapq.heappush(ready, (-next_node._seq, next(order), next_node))
                     notify.node_ready(pass_id, next_node, ready)

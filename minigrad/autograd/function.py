@@ -851,7 +851,7 @@ def _save(ctx, t, outputs, result, Tensor):
                             f"{i} is of type {type(t).__name__}")
     if t._wrapped_number and t._shared:  # a shared number: a tensor of its own
         t = _numbers.wrapped_number(t._data)
-    return SavedTensor(t, ctx, t is result[0] if len(result) == 1 else _contains(result, t))
+    return SavedTensor(t, ctx, _contains(result, t))
 
 
 class InplaceFunction(Function):
