@@ -1496,6 +1496,15 @@ class Tensor:
     def set_(self, source=None):
         return ops.set_(self, source)
 
+    def sort(self, dim=-1, descending=False, **stable):
+        return ops.sort(self, dim, descending, method=True, **stable)
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return ops.argsort(self, dim, descending, stable=stable, method=True)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - PyTorch's name
+        return ops.topk(self, k, dim, largest, sorted, position=1)
+
     def new(self, *args):
         return tensor_new.new(self, *args)
 
