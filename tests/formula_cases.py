@@ -99,6 +99,10 @@ def _layers():
         OpCase("embedding", lambda lib, w: F(lib).embedding(
             lib.tensor([[0, 2, 2], [4, 1, 0]]), w, padding_idx=1), shapes((5, 3))),
         OpCase("leaky_relu", lambda lib, x: F(lib).leaky_relu(x, 0.1), shapes((5,))),
+        OpCase("leaky_relu_", lambda lib, x: F(lib).leaky_relu(x * 1, 0.1, inplace=True),
+               shapes((5,))),
+        OpCase("gelu", lambda lib, x: F(lib).gelu(x * 3), shapes((6,))),
+        OpCase("gelu/tanh", lambda lib, x: F(lib).gelu(x * 3, approximate="tanh"), shapes((6,))),
     ]
 
 

@@ -536,6 +536,27 @@ SILU_SOFTPLUS = {
     "relu-module-in-place": "(lambda h: (T.nn.ReLU(inplace=True)(h) is h, h))"
                             "(T.tensor([-1.0, 2.0]))",
     "relu-in-place-leaf": "T.nn.functional.relu(T.tensor([1.0], requires_grad=True), True)",
+    "leaky_relu-in-place": "(lambda h: (T.nn.functional.leaky_relu(h, 0.2, inplace=True) is h, h,"
+                           " h._version, h.grad_fn._saved_result,"
+                           " h.grad_fn._saved_negative_slope))"
+                           "(T.tensor([-1.0, 0.0, 2.0], requires_grad=True) * 1)",
+    "leaky_relu-in-place-grad": "(lambda x: (lambda h: (T.nn.functional.leaky_relu_(h, 0.2),"
+                                " T.autograd.grad(h.sum(), x)))(x * 1))"
+                                "(T.tensor([-1.0, 0.0, 2.0], requires_grad=True))",
+    "leaky_relu-in-place-grad-grad": "(lambda x: (lambda h: T.autograd.grad(T.autograd.grad("
+                                     "(T.nn.functional.leaky_relu_(h, 0.3) * h).sum(), x,"
+                                     " create_graph=True)[0].sum(), x))(x * 1))"
+                                     "(T.tensor([-1.0, 0.5, 2.0], requires_grad=True))",
+    "leaky_relu-module-in-place": "(lambda h: (T.nn.LeakyReLU(0.5, inplace=True)(h) is h, h))"
+                                  "(T.tensor([-1.0, 2.0]))",
+    "leaky_relu-in-place-leaf": "T.nn.functional.leaky_relu(T.ones(1, requires_grad=True),"
+                                " inplace=True)",
+    "leaky_relu-in-place-negative-slope": "(lambda x: T.autograd.grad(T.nn.functional.leaky_relu("
+                                          "x * 1, -0.1, inplace=True).sum(), x))"
+                                          "(T.ones(2, requires_grad=True))",
+    "leaky_relu-in-place-view": "(lambda b: (T.nn.functional.leaky_relu_(b[1], 0.5), b))"
+                                "(T.tensor([[-1.0, 2.0], [-4.0, 3.0]], requires_grad=True) * 1)",
+    "leaky_relu-not-a-tensor": "T.nn.functional.leaky_relu([1.0])",
 }
 
 

@@ -5,6 +5,7 @@ Mirrors ``torch.nn`` for what tutorials use; node names in the graph are PyTorch
 
 from minigrad.nn import functional, init, parallel
 from minigrad.nn.activation import (
+    GELU,
     LeakyReLU,
     LogSoftmax,
     ReLU,
@@ -34,8 +35,8 @@ from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
-           "Identity", "Flatten", "ReLU", "LeakyReLU", "SiLU", "Softplus", "Tanh", "Sigmoid",
-           "Softmax",
+           "Identity", "Flatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "Tanh",
+           "Sigmoid", "Softmax",
            "LogSoftmax", "Dropout", "BatchNorm1d", "Embedding", "L1Loss", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
            "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",

@@ -1,10 +1,11 @@
-"""Activation layers: ``ReLU``, ``LeakyReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
 ``LogSoftmax`` (each a thin Module around ``nn.functional``)."""
 
 from minigrad.nn import functional as F
 from minigrad.nn.module import Module
 
-__all__ = ["ReLU", "LeakyReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "Tanh", "Sigmoid", "Softmax",
+           "LogSoftmax"]
 
 
 class ReLU(Module):
@@ -39,10 +40,32 @@ class LeakyReLU(Module):
         self.negative_slope, self.inplace = negative_slope, inplace
 
     def forward(self, input):  # noqa: A002
-        return F.leaky_relu(input, self.negative_slope)
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
 
     def extra_repr(self):
         return f"negative_slope={self.negative_slope}" + (", inplace=True" if self.inplace else "")
+
+
+class GELU(Module):
+    """x·Φ(x), elementwise, Φ the standard normal's CDF or (``approximate="tanh"``) its tanh
+    approximation (node ``GeluBackward0``).
+
+    Example:
+        >>> nn.GELU()(minigrad.tensor([-1.0, 1.0]))
+        tensor([-0.1587,  0.8413])
+        >>> nn.GELU(approximate="tanh")
+        GELU(approximate='tanh')
+    """
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input):  # noqa: A002
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
 
 
 class SiLU(Module):

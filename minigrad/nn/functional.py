@@ -22,9 +22,10 @@ from minigrad.nn._conv_functional import (
     conv_transpose3d,
 )
 from minigrad.nn._functions._reduce import reduction_code
-from minigrad.nn._functions.activation import LeakyRelu, Silu, Softplus
+from minigrad.nn._functions.activation import LeakyRelu, LeakyReluInplace, Silu, Softplus
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
 from minigrad.nn._functions.embedding import Embedding
+from minigrad.nn._functions.gelu import Gelu, check_approximate
 from minigrad.nn._functions.loss import (
     BinaryCrossEntropy,
     BinaryCrossEntropyWithLogits,
@@ -43,8 +44,8 @@ from minigrad.ops._util import check_tensor_arg
 from minigrad.ops.arithmetic import DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
-__all__ = ["linear", "relu", "leaky_relu", "silu", "softplus", "tanh", "sigmoid", "softmax",
-           "log_softmax",
+__all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "tanh",
+           "sigmoid", "softmax", "log_softmax",
            "dropout", "batch_norm", "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss",
            "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -101,7 +102,41 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
         >>> F.leaky_relu(minigrad.tensor([-1.0, 2.0]), 0.1)
         tensor([-0.1000,  2.0000])
     """
+    check_tensor_arg("leaky_relu", "input", input, 1)
+    if inplace:
+        return leaky_relu_(input, negative_slope)
     return LeakyRelu.apply(input, negative_slope)
+
+
+def leaky_relu_(input, negative_slope=0.01):  # noqa: A002
+    """``leaky_relu`` written into x (node ``LeakyReluBackward1``, which saves the result).
+
+    Example:
+        >>> x = minigrad.tensor([-1.0, 2.0])
+        >>> F.leaky_relu_(x, 0.5) is x, x
+        (True, tensor([-0.5000,  2.0000]))
+    """
+    check_tensor_arg("leaky_relu_", "input", input, 1)
+    from minigrad.ops.inplace import inplace as in_place
+    return in_place(input, LeakyReluInplace.apply, negative_slope)
+
+
+def gelu(input, *, approximate="none"):  # noqa: A002
+    """x·Φ(x), elementwise, with Φ the standard normal's CDF; ``approximate="tanh"`` uses
+    0.5·(1 + tanh(√(2/π)·(x + 0.044715·x³))) for Φ (node ``GeluBackward0``).
+
+    Example:
+        >>> F.gelu(minigrad.tensor([-1.0, 0.0, 1.0]))
+        tensor([-0.1587,  0.0000,  0.8413])
+        >>> F.gelu(minigrad.tensor([1.0]), approximate="tanh")
+        tensor([0.8412])
+    """
+    check_tensor_arg("gelu", "input", input, 1)
+    if not isinstance(approximate, str):
+        raise TypeError(f"gelu(): argument 'approximate' must be str, not "
+                        f"{type(approximate).__name__}")
+    check_approximate(approximate)
+    return Gelu.apply(input, approximate)
 
 
 def silu(input, inplace=False):  # noqa: A002

@@ -11,7 +11,8 @@ from minigrad.ops.arithmetic import plus
 from minigrad.ops.pointwise import Sigmoid
 from minigrad.tensor import Tensor
 
-__all__ = ["LeakyRelu", "LeakyReluBackward", "Silu", "Softplus", "SoftplusBackward"]
+__all__ = ["LeakyRelu", "LeakyReluInplace", "LeakyReluBackward", "Silu", "Softplus",
+           "SoftplusBackward"]
 
 
 def _scaled(data, slope):
@@ -42,6 +43,37 @@ class LeakyRelu(_Op):
     def backward(ctx, grad):
         (x,) = ctx.saved_tensors
         return LeakyReluBackward.apply(grad, x, ctx.negative_slope), None
+
+
+class LeakyReluInplace(_Op):
+    """leaky_relu_ (in place): y = x if x > 0 else s·x, saving y instead of x, as PyTorch's
+    ``LeakyReluBackward1`` does (y > 0 exactly where x > 0, for s ≥ 0);  ∂y/∂x = 1 or s."""
+
+    node_name = "LeakyReluBackward1"
+    saved_names = ("result",)
+    formula = (
+        "grad * where(result > 0, 1, negative_slope)",
+    )
+
+    @staticmethod
+    def forward(ctx, x, negative_slope):
+        ctx.negative_slope = negative_slope
+        data = x._data
+        result = np.where(data > 0, data, _scaled(data, negative_slope))
+        ctx.save_for_backward(result)
+        return result
+
+    @staticmethod
+    def backward(ctx, grad):
+        if ctx.negative_slope < 0:
+            raise RuntimeError(
+                "In-place leakyReLu backward calculation is triggered with a negative slope "
+                "which is not supported. This is caused by calling in-place forward function "
+                "with a negative slope, please call out-of-place version instead. File an "
+                "issue at https://github.com/pytorch/pytorch if you do require supporting "
+                "in-place leakRelu backward calculation with negative slope")
+        (y,) = ctx.saved_tensors
+        return LeakyReluBackward.apply(grad, y, ctx.negative_slope), None
 
 
 class LeakyReluBackward(_Op):
