@@ -1505,6 +1505,28 @@ class Tensor:
     def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002 - PyTorch's name
         return ops.topk(self, k, dim, largest, sorted, position=1)
 
+    def erf(self):
+        return ops.erf(self)
+
+    def erfc(self):
+        return ops.erfc(self)
+
+    def erfinv(self):
+        return ops.erfinv(self)
+
+    def atan2(self, other):
+        ops.check_tensor_arg("atan2", "other", other, 1)
+        return ops.atan2(self, other)
+
+    arctan2 = atan2
+
+    def logaddexp(self, other):
+        ops.check_tensor_arg("logaddexp", "other", other, 1)
+        return ops.logaddexp(self, other)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return ops.nan_to_num(self, nan, posinf, neginf, position=1)
+
     def new(self, *args):
         return tensor_new.new(self, *args)
 

@@ -26,6 +26,7 @@ from minigrad.ops.sampling import *  # noqa: F403
 from minigrad.ops.scatter import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
 from minigrad.ops.sorting import *  # noqa: F403
+from minigrad.ops.special import *  # noqa: F403
 from minigrad.ops.statistics import *  # noqa: F403
 from minigrad.ops.storage import *  # noqa: F403
 from minigrad.ops.triangular import *  # noqa: F403
