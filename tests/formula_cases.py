@@ -101,6 +101,10 @@ def _layers():
         OpCase("leaky_relu", lambda lib, x: F(lib).leaky_relu(x, 0.1), shapes((5,))),
         OpCase("leaky_relu_", lambda lib, x: F(lib).leaky_relu(x * 1, 0.1, inplace=True),
                shapes((5,))),
+        OpCase("layer_norm", lambda lib, x, w, b: F(lib).layer_norm(x, (3, 2), w, b),
+               shapes((4, 3, 2), (3, 2), (3, 2))),
+        OpCase("layer_norm/no-affine", lambda lib, x: F(lib).layer_norm(x, (5,), eps=0.1),
+               shapes((2, 5))),
         OpCase("gelu", lambda lib, x: F(lib).gelu(x * 3), shapes((6,))),
         OpCase("gelu/tanh", lambda lib, x: F(lib).gelu(x * 3, approximate="tanh"), shapes((6,))),
     ]

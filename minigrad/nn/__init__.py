@@ -30,6 +30,7 @@ from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear
 from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from minigrad.nn.module import Module
+from minigrad.nn.normalization import LayerNorm
 from minigrad.nn.parallel import DataParallel
 from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
@@ -37,7 +38,7 @@ from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "Tanh",
            "Sigmoid", "Softmax",
-           "LogSoftmax", "Dropout", "BatchNorm1d", "Embedding", "L1Loss", "MSELoss",
+           "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm", "Embedding", "L1Loss", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
            "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
            "MaxPool1d", "MaxPool2d",

@@ -26,6 +26,7 @@ from minigrad.nn._functions.activation import LeakyRelu, LeakyReluInplace, Silu,
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
 from minigrad.nn._functions.embedding import Embedding
 from minigrad.nn._functions.gelu import Gelu, check_approximate
+from minigrad.nn._functions.layer_norm import ABSENT, NativeLayerNorm
 from minigrad.nn._functions.loss import (
     BinaryCrossEntropy,
     BinaryCrossEntropyWithLogits,
@@ -45,11 +46,10 @@ from minigrad.ops.arithmetic import DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "tanh",
-           "sigmoid", "softmax", "log_softmax",
-           "dropout", "batch_norm", "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss",
-           "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
-           "conv_transpose3d", "max_pool1d",
+           "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm",
+           "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+           "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
            "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d"]
 
 
@@ -252,6 +252,42 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa
         bias = Tensor._make(np.zeros(channels, dtype))
     running = None if running_mean is None else (running_mean, running_var)
     return NativeBatchNorm.apply(input, weight, bias, running, training, momentum, eps)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
+    """Normalise each sample over its last ``len(normalized_shape)`` dimensions to mean 0 and
+    variance 1, then scale by ``weight`` and shift by ``bias`` (of shape ``normalized_shape``):
+    one ``NativeLayerNormBackward0`` node.
+
+    Example:
+        >>> F.layer_norm(minigrad.tensor([[1.0, 3.0], [2.0, 2.0]]), (2,))
+        tensor([[-1.0000,  1.0000],
+                [ 0.0000,  0.0000]])
+    """
+    check_tensor_arg("layer_norm", "input", input, 1)
+    if isinstance(normalized_shape, int) or not all(
+            isinstance(n, int) for n in normalized_shape):
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple "
+                        f"of ints, not {type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and tuple(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(t.shape)} and normalized_shape = "
+                               f"{list(shape)}")
+    if input.ndim < len(shape) or tuple(input.shape[-len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise _dtype.not_implemented("LayerNormKernelImpl", input.dtype)
+    if any(t is not None and t.dtype != input.dtype for t in (weight, bias)):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    return NativeLayerNorm.apply(input, shape, ABSENT if weight is None else weight,
+                                 ABSENT if bias is None else bias, eps)
 
 
 def _check_indices(indices):
