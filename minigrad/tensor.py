@@ -1527,6 +1527,42 @@ class Tensor:
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         return ops.nan_to_num(self, nan, posinf, neginf, position=1)
 
+    def lerp(self, end, weight):
+        return ops.lerp(self, end, weight)
+
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return ops.addcmul(self, tensor1, tensor2, value=value)
+
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return ops.addcdiv(self, tensor1, tensor2, value=value)
+
+    def erf_(self):
+        return ops.erf_(self)
+
+    def erfc_(self):
+        return ops.erfc_(self)
+
+    def erfinv_(self):
+        return ops.erfinv_(self)
+
+    def atan2_(self, other):
+        ops.check_tensor_arg("atan2_", "other", other, 1)
+        return ops.atan2_(self, other)
+
+    arctan2_ = atan2_
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return ops.nan_to_num_(self, nan, posinf, neginf)
+
+    def lerp_(self, end, weight):
+        return ops.lerp_(self, end, weight)
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return ops.addcmul_(self, tensor1, tensor2, value=value)
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return ops.addcdiv_(self, tensor1, tensor2, value=value)
+
     def new(self, *args):
         return tensor_new.new(self, *args)
 

@@ -29,4 +29,5 @@ from minigrad.ops.sorting import *  # noqa: F403
 from minigrad.ops.special import *  # noqa: F403
 from minigrad.ops.statistics import *  # noqa: F403
 from minigrad.ops.storage import *  # noqa: F403
+from minigrad.ops.ternary import *  # noqa: F403
 from minigrad.ops.triangular import *  # noqa: F403

@@ -16,7 +16,7 @@ from minigrad.autograd import allow_mutation, forward_ad, inference, views
 from minigrad.autograd.function import _Op
 from minigrad.autograd.node import forward_op_name
 from minigrad.grad_mode import no_grad, state
-from minigrad.ops import arithmetic, combine, compare, pointwise, triangular
+from minigrad.ops import arithmetic, combine, compare, pointwise, special, ternary, triangular
 from minigrad.ops._util import (
     as_tensor_operand,
     qualified_node_name,
@@ -659,6 +659,31 @@ ceil_ = _unary(pointwise.ceil)
 trunc_ = _unary(pointwise.trunc)
 
 
+erf_ = _unary(special.erf)
+erfc_ = _unary(special.erfc)
+erfinv_ = _unary(special.erfinv)
+
+
+def atan2_(x, other):
+    return inplace(x, special.atan2, other)
+
+
+def nan_to_num_(x, nan=0.0, posinf=None, neginf=None):
+    return inplace(x, lambda t: special.nan_to_num(t, nan, posinf, neginf, position=1))
+
+
+def lerp_(x, end, weight):
+    return inplace(x, ternary.lerp, end, weight)
+
+
+def addcmul_(x, tensor1, tensor2, *, value=1):
+    return inplace(x, lambda t, a, b: ternary.addcmul(t, a, b, value=value), tensor1, tensor2)
+
+
+def addcdiv_(x, tensor1, tensor2, *, value=1):
+    return inplace(x, lambda t, a, b: ternary.addcdiv(t, a, b, value=value), tensor1, tensor2)
+
+
 def round_(x, *, decimals=0):
     return inplace(x, lambda t: pointwise.round(t, decimals=decimals))
 
@@ -676,7 +701,8 @@ __all__ += ["add_", "sub_", "mul_", "div_", "floor_divide_", "pow_", "neg_", "ze
             "ne_", "lt_", "le_", "gt_", "ge_",
             "relu_", "exp_", "log_", "sigmoid_", "tanh_", "sqrt_", "abs_", "sin_", "cos_",
             "sinh_", "cosh_", "tril_", "triu_", "log1p_", "sign_", "reciprocal_", "square_",
-            "round_", "floor_", "ceil_", "trunc_"]
+            "round_", "floor_", "ceil_", "trunc_", "erf_", "erfc_", "erfinv_", "atan2_",
+            "nan_to_num_", "lerp_", "addcmul_", "addcdiv_"]
 
 
 # In-place ops after which PyTorch records history on an integer tensor (it then requires grad;

@@ -250,8 +250,7 @@ def logaddexp(a, b):
     check_tensor_arg("logaddexp", "other", b, 2)
     dtype = result_dtype(a, b)
     if dtype.kind != "f":
-        raise NotImplementedError(f'"logaddexp_cpu" not implemented for '
-                                  f"'{_dtype.scalar_name(_dtype.from_numpy_dtype(dtype))}'")
+        raise _dtype.not_implemented("logaddexp_cpu", _dtype.from_numpy_dtype(dtype))
     _float_pair(a, b)
     if a._data.dtype != dtype:
         a = a.to(_dtype.from_numpy_dtype(dtype))
