@@ -101,6 +101,13 @@ def _layers():
         OpCase("leaky_relu", lambda lib, x: F(lib).leaky_relu(x, 0.1), shapes((5,))),
         OpCase("leaky_relu_", lambda lib, x: F(lib).leaky_relu(x * 1, 0.1, inplace=True),
                shapes((5,))),
+        OpCase("pad/constant", lambda lib, x: F(lib).pad(x, (1, -1, 0, 2), value=0.5),
+               shapes((2, 3, 4))),
+    ] + [
+        OpCase(f"pad/{mode}{len(pad) // 2}d", lambda lib, x, pad=pad, mode=mode: F(lib).pad(
+            x, pad, mode=mode), shapes((1, 2, 3, 3, 4)[-len(pad) // 2 - 2:]))
+        for mode in ("reflect", "replicate") for pad in ((2, 1), (1, 2, 2, 0), (1, 0, 1, 1, 2, 1))
+    ] + [
         OpCase("layer_norm", lambda lib, x, w, b: F(lib).layer_norm(x, (3, 2), w, b),
                shapes((4, 3, 2), (3, 2), (3, 2))),
         OpCase("layer_norm/no-affine", lambda lib, x: F(lib).layer_norm(x, (5,), eps=0.1),

@@ -34,6 +34,7 @@ from minigrad.nn._functions.loss import (
     NllLoss,
     NllLoss2d,
 )
+from minigrad.nn._pad_functional import pad
 from minigrad.nn._pool_functional import (
     adaptive_avg_pool2d,
     avg_pool1d,
@@ -46,7 +47,7 @@ from minigrad.ops.arithmetic import DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "tanh",
-           "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm",
+           "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm", "pad",
            "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
