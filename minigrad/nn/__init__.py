@@ -25,6 +25,7 @@ from minigrad.nn.conv import (
     ConvTranspose2d,
     ConvTranspose3d,
 )
+from minigrad.nn.distance import CosineSimilarity
 from minigrad.nn.dropout import Dropout
 from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear
@@ -37,9 +38,8 @@ from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "Tanh",
-           "Sigmoid", "Softmax",
-           "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm", "Embedding", "L1Loss", "MSELoss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "functional", "init",
-           "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
-           "MaxPool1d", "MaxPool2d",
+           "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm",
+           "CosineSimilarity", "Embedding", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
+           "BCELoss", "BCEWithLogitsLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",
+           "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool2d",
            "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "DataParallel", "parallel"]

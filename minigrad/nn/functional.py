@@ -42,12 +42,13 @@ from minigrad.nn._pool_functional import (
     max_pool1d,
     max_pool2d,
 )
-from minigrad.ops._util import check_tensor_arg
+from minigrad.ops._util import check_tensor_arg, result_dtype
 from minigrad.ops.arithmetic import DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "tanh",
            "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm", "pad",
+           "normalize", "cosine_similarity",
            "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
@@ -289,6 +290,47 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # no
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     return NativeLayerNorm.apply(input, shape, ABSENT if weight is None else weight,
                                  ABSENT if bias is None else bias, eps)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002 - PyTorch's names
+    """x / max(‖x‖ₚ, eps) along ``dim``: vectors of length 1 (zero vectors stay zero).
+
+    Example:
+        >>> F.normalize(minigrad.tensor([[3.0, 4.0]]))
+        tensor([[0.6000, 0.8000]])
+    """
+    if out is not None:  # NB: minigrad does not write into out=
+        raise NotImplementedError("minigrad: F.normalize does not take out=")
+    norm = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / norm
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """Σ x₁x₂ / (max(‖x₁‖, eps)·max(‖x₂‖, eps)) along ``dim``, after broadcasting x₁ and x₂
+    (each divided by its norm first, as PyTorch does, so that large values cannot overflow).
+
+    Example:
+        >>> F.cosine_similarity(minigrad.tensor([[1.0, 0.0]]), minigrad.tensor([[1.0, 1.0]]))
+        tensor([0.7071])
+    """
+    try:
+        shape = np.broadcast_shapes(x1._data.shape, x2._data.shape)
+    except ValueError:
+        raise broadcast_error(x1, x2) from None
+    common = result_dtype(x1, x2)
+    if common.kind != "f":
+        raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
+                           f"{_dtype.scalar_name(_dtype.from_numpy_dtype(common))}")
+    if x1.shape != x2.shape:
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+
+    def unit(x):
+        norm = x.norm(2, dim, keepdim=True).clone()
+        with no_grad():
+            norm.clamp_min_(eps)
+        return x / norm
+
+    return (unit(x1) * unit(x2)).sum(dim)
 
 
 def _check_indices(indices):
