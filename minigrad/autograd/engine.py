@@ -164,7 +164,8 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     notify.saved_released(pass_id, node)
             if anomaly and state.check_nan:
                 anomaly_mode.raise_if_nan(node, grads_out)
-            edges = iter(node._edges)  # flat: (node, input_nr) after (node, input_nr)
+            # (flat: (node, input_nr) after (node, input_nr); zip stops at the last grad)
+            edges = iter((node._next0, node._nr0, node._next1, node._nr1) + node._more)
             for next_node, input_nr, grad in zip(edges, edges, grads_out):
                 if next_node is None:
                     continue
@@ -276,7 +277,11 @@ def _count_dependencies(root):
     dependencies = {root: 0}
     stack = [root]
     while stack:
-        for child in stack.pop()._edges[::2]:
+        node = stack.pop()
+        children = (node._next0, node._next1)  # (None: a constant, or no such edge)
+        if node._more:
+            children += node._more[::2]
+        for child in children:
             if child is None:
                 continue
             if child in dependencies:
