@@ -1563,6 +1563,17 @@ class Tensor:
     def addcdiv_(self, tensor1, tensor2, *, value=1):
         return ops.addcdiv_(self, tensor1, tensor2, value=value)
 
+    def roll(self, shifts, dims=None):
+        return ops.roll(self, shifts, dims, position=1)
+
+    def outer(self, vec2):
+        return ops.outer(self, vec2)
+
+    ger = outer
+
+    def trace(self):
+        return ops.trace(self)
+
     def new(self, *args):
         return tensor_new.new(self, *args)
 

@@ -16,12 +16,15 @@ from minigrad.ops.combine import *  # noqa: F403
 from minigrad.ops.compare import *  # noqa: F403
 from minigrad.ops.cumulative import *  # noqa: F403
 from minigrad.ops.diagonal import *  # noqa: F403
+from minigrad.ops.grids import *  # noqa: F403
 from minigrad.ops.indexing import *  # noqa: F403
 from minigrad.ops.inplace import *  # noqa: F403
 from minigrad.ops.linalg import *  # noqa: F403
+from minigrad.ops.matrix import *  # noqa: F403
 from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403
 from minigrad.ops.reduction import *  # noqa: F403
+from minigrad.ops.roll import *  # noqa: F403
 from minigrad.ops.sampling import *  # noqa: F403
 from minigrad.ops.scatter import *  # noqa: F403
 from minigrad.ops.shape import *  # noqa: F403
