@@ -13,6 +13,7 @@ import numpy as np
 import minigrad
 from minigrad import _dtype
 from minigrad.grad_mode import no_grad
+from minigrad.nn._attention_functional import scaled_dot_product_attention
 from minigrad.nn._conv_functional import (
     conv1d,
     conv2d,
@@ -48,7 +49,7 @@ from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "tanh",
            "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm", "pad",
-           "normalize", "cosine_similarity",
+           "normalize", "cosine_similarity", "scaled_dot_product_attention",
            "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
