@@ -112,6 +112,7 @@ def _layers():
                shapes((4, 3, 2), (3, 2), (3, 2))),
         OpCase("layer_norm/no-affine", lambda lib, x: F(lib).layer_norm(x, (5,), eps=0.1),
                shapes((2, 5))),
+        OpCase("mish", lambda lib, x: F(lib).mish(x * 2), shapes((6,))),
         OpCase("gelu", lambda lib, x: F(lib).gelu(x * 3), shapes((6,))),
         OpCase("gelu/tanh", lambda lib, x: F(lib).gelu(x * 3, approximate="tanh"), shapes((6,))),
     ]

@@ -501,7 +501,8 @@ def test_embedding_backward_is_differentiable_again():
                                        ("Softmax", (1,)), ("LogSoftmax", (1,)),
                                        ("LeakyReLU", (0.2,)), ("Identity", ()),
                                        ("Flatten", (0,)), ("SiLU", ()), ("Softplus", ()),
-                                       ("Softplus", (2, 1))])
+                                       ("Softplus", (2, 1)), ("Mish", ()), ("GELU", ()),
+                                       ("GELU", ("tanh",)), ("Unflatten", (1, (2, 2)))])
 def test_activation_layers_match_torch(torch, name, args):
     data = np.random.default_rng(1).standard_normal((3, 4))
     x = minigrad.tensor(data, requires_grad=True)
@@ -562,6 +563,29 @@ SILU_SOFTPLUS = {
 
 @pytest.mark.parametrize("src", SILU_SOFTPLUS.values(), ids=SILU_SOFTPLUS.keys())
 def test_silu_and_softplus_match_torch(oracle, src):
+    agree(oracle, src, rtol=1e-6)
+
+
+MISH_UNFLATTEN = {
+    "mish-repr": "repr(T.nn.Mish()) + repr(T.nn.Mish(inplace=True))",
+    "mish-values": "T.nn.functional.mish(T.tensor([100.0, -100.0, 20.0, -20.0, 0.5, -1.5]))",
+    "mish-float16": "T.nn.functional.mish(T.tensor([-1.0, 2.0], dtype=T.float16))",
+    "mish-long": "T.nn.functional.mish(T.tensor([1, 2]))",
+    "mish-grad-grad": "(lambda x: (lambda g: (g, T.autograd.grad(g.sum(), x)))(T.autograd.grad("
+                      "T.nn.functional.mish(x).sum(), x, create_graph=True)[0]))"
+                      "(T.tensor([-2.0, -0.5, 0.0, 1.5, 3.0], dtype=T.float64,"
+                      " requires_grad=True))",
+    "mish-in-place": "(lambda h: (T.nn.functional.mish(h, inplace=True) is h, h))"
+                     "(T.tensor([-1.0, 2.0], requires_grad=True) * 1)",
+    "mish-module-in-place": "(lambda h: (T.nn.Mish(True)(h) is h, h))(T.tensor([-1.0, 2.0]))",
+    "unflatten-repr": "repr(T.nn.Unflatten(1, (2, 5))) + repr(T.nn.Unflatten(-1, [2, 5]))",
+    "unflatten": "T.nn.Unflatten(-1, (2, -1))(T.arange(12.0, requires_grad=True).reshape(2, 6))",
+    "unflatten-bad": "T.nn.Unflatten(1, (4, 2))(T.ones(2, 6))",
+}
+
+
+@pytest.mark.parametrize("src", MISH_UNFLATTEN.values(), ids=MISH_UNFLATTEN.keys())
+def test_mish_and_unflatten_match_torch(oracle, src):
     agree(oracle, src, rtol=1e-6)
 
 

@@ -8,6 +8,7 @@ from minigrad.nn.activation import (
     GELU,
     LeakyReLU,
     LogSoftmax,
+    Mish,
     ReLU,
     Sigmoid,
     SiLU,
@@ -28,7 +29,7 @@ from minigrad.nn.conv import (
 from minigrad.nn.distance import CosineSimilarity
 from minigrad.nn.dropout import Dropout
 from minigrad.nn.embedding import Embedding
-from minigrad.nn.linear import Flatten, Identity, Linear
+from minigrad.nn.linear import Flatten, Identity, Linear, Unflatten
 from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from minigrad.nn.module import Module
 from minigrad.nn.normalization import LayerNorm
@@ -37,7 +38,8 @@ from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
-           "Identity", "Flatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "Tanh",
+           "Identity", "Flatten", "Unflatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Mish",
+           "Softplus", "Tanh",
            "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm",
            "CosineSimilarity", "Embedding", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",

@@ -1,10 +1,11 @@
-"""Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``Tanh``, ``Sigmoid``, ``Softmax``,
+"""Activation layers: ``ReLU``, ``LeakyReLU``, ``GELU``, ``SiLU``, ``Mish``, ``Softplus``,
+``Tanh``, ``Sigmoid``, ``Softmax``,
 ``LogSoftmax`` (each a thin Module around ``nn.functional``)."""
 
 from minigrad.nn import functional as F
 from minigrad.nn.module import Module
 
-__all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Softplus", "Tanh", "Sigmoid", "Softmax",
+__all__ = ["ReLU", "LeakyReLU", "GELU", "SiLU", "Mish", "Softplus", "Tanh", "Sigmoid", "Softmax",
            "LogSoftmax"]
 
 
@@ -82,6 +83,25 @@ class SiLU(Module):
 
     def forward(self, input):  # noqa: A002
         return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
+
+
+class Mish(Module):
+    """x·tanh(softplus(x)), elementwise (node ``MishBackward0``).
+
+    Example:
+        >>> nn.Mish()(minigrad.tensor([0.0, 2.0]))
+        tensor([0.0000, 1.9440])
+    """
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input):  # noqa: A002
+        return F.mish(input, inplace=self.inplace)
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""

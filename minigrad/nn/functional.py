@@ -23,7 +23,7 @@ from minigrad.nn._conv_functional import (
     conv_transpose3d,
 )
 from minigrad.nn._functions._reduce import reduction_code
-from minigrad.nn._functions.activation import LeakyRelu, LeakyReluInplace, Silu, Softplus
+from minigrad.nn._functions.activation import LeakyRelu, LeakyReluInplace, Mish, Silu, Softplus
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
 from minigrad.nn._functions.embedding import Embedding
 from minigrad.nn._functions.gelu import Gelu, check_approximate
@@ -47,9 +47,9 @@ from minigrad.ops._util import check_tensor_arg, result_dtype
 from minigrad.ops.arithmetic import DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
-__all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "softplus", "tanh",
-           "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm", "pad",
-           "normalize", "cosine_similarity", "scaled_dot_product_attention",
+__all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "mish", "softplus",
+           "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm",
+           "pad", "normalize", "cosine_similarity", "scaled_dot_product_attention",
            "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
            "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
@@ -154,6 +154,20 @@ def silu(input, inplace=False):  # noqa: A002
         from minigrad.ops.inplace import inplace as in_place
         return in_place(input, Silu.apply)
     return Silu.apply(input)
+
+
+def mish(input, inplace=False):  # noqa: A002
+    """x·tanh(softplus(x)), elementwise; ``inplace`` writes it into x.
+
+    Example:
+        >>> F.mish(minigrad.tensor([-1.0, 0.0, 2.0]))
+        tensor([-0.3034,  0.0000,  1.9440])
+    """
+    check_tensor_arg("mish", "input", input, 1)
+    if inplace:
+        from minigrad.ops.inplace import inplace as in_place
+        return in_place(input, Mish.apply)
+    return Mish.apply(input)
 
 
 def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002

@@ -1,4 +1,5 @@
-"""``Linear`` (y = x Wᵀ + b), and the shape-only layers ``Identity`` and ``Flatten``."""
+"""``Linear`` (y = x Wᵀ + b), and the shape-only layers ``Identity``, ``Flatten`` and
+``Unflatten``."""
 
 import math
 
@@ -11,7 +12,7 @@ from minigrad.nn.module import Module
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["Linear", "Identity", "Flatten"]
+__all__ = ["Linear", "Identity", "Flatten", "Unflatten"]
 
 
 def _empty(*shape, dtype=None):
@@ -93,3 +94,22 @@ class Flatten(Module):
 
     def extra_repr(self):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Splits dimension ``dim`` into ``unflattened_size`` (the inverse of ``Flatten``).
+
+    Example:
+        >>> nn.Unflatten(1, (2, 3))(minigrad.ones(4, 6)).shape
+        minigrad.Size([4, 2, 3])
+    """
+
+    def __init__(self, dim, unflattened_size):
+        super().__init__()
+        self.dim, self.unflattened_size = dim, unflattened_size
+
+    def forward(self, input):  # noqa: A002
+        return input.unflatten(self.dim, self.unflattened_size)
+
+    def extra_repr(self):
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -11,7 +11,7 @@ from minigrad.ops.arithmetic import plus
 from minigrad.ops.pointwise import Sigmoid
 from minigrad.tensor import Tensor
 
-__all__ = ["LeakyRelu", "LeakyReluInplace", "LeakyReluBackward", "Silu", "Softplus",
+__all__ = ["LeakyRelu", "LeakyReluInplace", "LeakyReluBackward", "Silu", "Mish", "Softplus",
            "SoftplusBackward"]
 
 
@@ -135,6 +135,29 @@ class Silu(_Op):
         (x,) = ctx.saved_tensors
         s = apply_op(Sigmoid, x)
         return grad * s * plus(x * _one_minus(s), 1.0)
+
+
+class Mish(_Op):
+    """y = x·tanh(softplus(x));  ∂y/∂x = t + x·σ(x)·(1 - t²) with t = tanh(softplus(x)) (a
+    backward of plain ops, as PyTorch's under create_graph)."""
+
+    node_name = "MishBackward0"
+    saved_names = ("self",)
+    # tanh(softplus(x)) written as sinh/cosh of log(1 + eˣ), in the formula language
+    formula = ("grad * (sinh(log(1 + exp(self))) / cosh(log(1 + exp(self))) + self * "
+               "sigmoid(self) * (1 - (sinh(log(1 + exp(self))) / cosh(log(1 + exp(self)))) ** 2))",)
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        data = _floats(x, "mish_cpu")
+        return (data * np.tanh(np.log1p(np.exp(data)))).astype(x._data.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        t = Softplus.apply(x, 1.0, 20.0).tanh()
+        return grad * (t + x * x.sigmoid() * (1.0 - t * t))
 
 
 class Softplus(_Op):
