@@ -164,8 +164,7 @@ def execute(roots, grads, keep_graph, create_graph, inputs=None, accumulate_grad
                     notify.saved_released(pass_id, node)
             if anomaly and state.check_nan:
                 anomaly_mode.raise_if_nan(node, grads_out)
-            # (flat: (node, input_nr) after (node, input_nr); zip stops at the last grad)
-            edges = iter((node._next0, node._nr0, node._next1, node._nr1) + node._more)
+            edges = iter(node._edges)  # flat: (node, input_nr) after (node, input_nr)
             for next_node, input_nr, grad in zip(edges, edges, grads_out):
                 if next_node is None:
                     continue
@@ -277,11 +276,7 @@ def _count_dependencies(root):
     dependencies = {root: 0}
     stack = [root]
     while stack:
-        node = stack.pop()
-        children = (node._next0, node._next1)  # (None: a constant, or no such edge)
-        if node._more:
-            children += node._more[::2]
-        for child in children:
+        for child in stack.pop()._edges[::2]:
             if child is None:
                 continue
             if child in dependencies:

@@ -530,14 +530,14 @@ class _Op(Function):
                 record = inference.records(args, Tensor)
         node_cls = cls._backward_cls
         node = _new(node_cls)  # (Node.__init__ only for a node that joins a graph)
-        node._saved_values = node._saved_versions = None  # (Node.__init__, inlined; edges
+        node._saved_values = node._saved_versions = None  # (Node.__init__, inlined; _edges
         if record:                                        # and _output_meta: set when linked)
             node._seq = next(_sequence)
             if _anomaly_threads[0] and state.anomaly:
                 anomaly_mode.store_stack(node)
             node.needs_input_grad = needs
         else:  # the ctx of a computation without a graph (e.g. in a backward formula)
-            node._nr0, node._output_meta = -1, ()  # (no edges: see Node._edges)
+            node._edges = node._output_meta = ()
             node.needs_input_grad = _NO_NEEDS[len(args)] if len(args) < 8 else (
                 (False,) * len(args))
         try:  # 1/0 = inf and 0/0 = nan, silently, as in PyTorch (see minigrad._errstate)
@@ -593,13 +593,7 @@ def _link_array(node, args, data, Tensor):
                 numbers += 1
             else:
                 constants = True
-    if len(edges) == 4:  # (the commonest: two tensor arguments; see Node's slots)
-        node._next0, node._nr0, node._next1, node._nr1 = edges
-    elif len(edges) == 2:
-        node._next0, node._nr0 = edges
-        node._next1, node._nr1 = _NO_EDGE_SLOT
-    else:
-        node._edges = edges
+    node._edges = tuple(edges)
     if not mixed:
         node._mixed = False
     node._tensor_positions = _RANGES[len(args)] if not skipped and len(args) < 8 else tuple(
@@ -665,7 +659,6 @@ def _save_lean(node, to_save, data, out, Tensor):
 
 
 _NO_EDGE = (None, 0)  # the edge of an input that does not require grad
-_NO_EDGE_SLOT = (None, -1)  # an edge slot of a node that has fewer edges (see Node._edges)
 
 
 def _weak_input_refs(node, args, Tensor):

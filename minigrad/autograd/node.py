@@ -257,20 +257,17 @@ class Node:
     _trusted = False    # True: apply() returns gradients the engine need not check
     _array_formula = None  # a backward formula the engine may run on arrays (_BuiltinNode)
 
-    # The fields every node sets when it is made, in slots (fast, and never in a dict that
+    # Five fields every node sets when it is made, in slots (fast, and never in a dict that
     # CPython 3.11 may build per node once a class has had many instances):
-    # ``_seq``; the first two edges, ``(_next0, _nr0)`` and ``(_next1, _nr1)`` (node None for
-    # an input that does not require grad, input_nr -1 where the node has no such edge), in
-    # slots so that a node of a chain is one object for the cyclic collector (``_edges`` gives
-    # every edge, the rest from ``_more``; ``next_functions`` builds the pairs when read);
-    # ``_output_meta``, the (shape, dtype) of each forward output; and ``_saved_values`` /
-    # ``_saved_versions``: what the node saved for backward, one slot per
+    # ``_seq``; ``_edges``, kept flat, ``(node0, input_nr0, node1, input_nr1, ...)``, in one
+    # tuple (one object for the collector per node instead of one per edge; ``next_functions``
+    # builds the pairs when read); ``_output_meta``, the (shape, dtype) of each forward output;
+    # and ``_saved_values``/``_saved_versions``: what the node saved for backward, one slot per
     # ``save_for_backward`` argument (see ``_saved``).
     # The rest of a node's state starts as class-level defaults; a node assigns its own only
     # when it has one (most nodes never get hooks).
-    __slots__ = ("_seq", "_next0", "_nr0", "_next1", "_nr1", "_output_meta", "_saved_values",
-                 "_saved_versions", "__dict__", "__weakref__")
-    _more = ()  # the edges after the first two, flat: (node2, input_nr2, node3, ...)
+    __slots__ = ("_seq", "_edges", "_output_meta", "_saved_values", "_saved_versions",
+                 "__dict__", "__weakref__")
     _pairs = None  # next_functions, once read
     _saved_as = ()  # the names of the saved tensors (``_saved_<name>``), per class
     _pre_hooks = None
@@ -289,9 +286,7 @@ class Node:
 
     def __init__(self):
         self._seq = next(_sequence) if self.sequence_nr is None else self.sequence_nr
-        self._next0 = self._next1 = None
-        self._nr0 = self._nr1 = -1
-        self._output_meta = ()
+        self._edges, self._output_meta = (), ()
         self._saved_values = self._saved_versions = None
         if anomaly_mode.enabled_threads[0] and state.anomaly:
             anomaly_mode.store_stack(self)  # the forward stack, kept in metadata["traceback_"]
@@ -306,26 +301,8 @@ class Node:
 
     @next_functions.setter
     def next_functions(self, edges):
-        self._edges = [item for edge in edges for item in edge]
+        self._edges = tuple([item for edge in edges for item in edge])
         self._pairs = None
-
-    @property
-    def _edges(self):
-        """Every edge, flat: ``(node0, input_nr0, node1, input_nr1, ...)``. (A node made
-        without a graph has none: ``_nr0`` is -1, and its other edge slots may be unset.)"""
-        if self._nr0 < 0:
-            return ()
-        if self._nr1 < 0:
-            return self._next0, self._nr0
-        return (self._next0, self._nr0, self._next1, self._nr1) + self._more
-
-    @_edges.setter
-    def _edges(self, edges):
-        n = len(edges)
-        self._next0, self._nr0 = (edges[0], edges[1]) if n else (None, -1)
-        self._next1, self._nr1 = (edges[2], edges[3]) if n > 2 else (None, -1)
-        if n > 4 or self._more:
-            self._more = tuple(edges[4:])
 
     @property
     def _input_refs(self):
