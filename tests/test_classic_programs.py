@@ -88,8 +88,67 @@ def per_sample_gradients(torch):
     return from_func.vmap(from_func.grad(loss), in_dims=(None, 0, 0))(params, x, y)
 
 
+def tiny_transformer(torch):
+    """A character-level model in the style of nanoGPT: token and position embeddings, one
+    pre-norm block (LayerNorm, causal scaled-dot-product attention over two heads, a GELU
+    MLP), AdamW for a few steps, then greedy and top-k sampling from the last logits."""
+    nn, F = torch.nn, torch.nn.functional
+    torch.manual_seed(0)
+    text = "hello world, hello autograd"
+    chars = sorted(set(text))
+    data = torch.tensor([chars.index(c) for c in text])
+    vocab, width, heads, context = len(chars), 16, 2, 8
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln1, self.ln2 = nn.LayerNorm(width), nn.LayerNorm(width)
+            self.qkv, self.proj = nn.Linear(width, 3 * width), nn.Linear(width, width)
+            self.mlp = nn.Sequential(nn.Linear(width, 4 * width), nn.GELU(),
+                                     nn.Linear(4 * width, width))
+
+        def forward(self, x):
+            b, t, c = x.shape
+            q, k, v = self.qkv(self.ln1(x)).split(width, dim=2)
+            q, k, v = (z.view(b, t, heads, c // heads).transpose(1, 2) for z in (q, k, v))
+            att = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj(att.transpose(1, 2).contiguous().view(b, t, c))
+            return x + self.mlp(self.ln2(x))
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.tokens, self.positions = nn.Embedding(vocab, width), nn.Embedding(context, width)
+            self.block, self.ln, self.head = Block(), nn.LayerNorm(width), nn.Linear(width, vocab)
+
+        def forward(self, idx):
+            x = self.tokens(idx) + self.positions(torch.arange(idx.shape[1]))
+            return self.head(self.ln(self.block(x)))
+
+    model = Model()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    starts = torch.tensor([0, 5, 11, 17])
+    xb = torch.stack([data[i:i + context] for i in starts])
+    yb = torch.stack([data[i + 1:i + context + 1] for i in starts])
+    losses = []
+    for _ in range(5):
+        logits = model(xb)
+        loss = F.cross_entropy(logits.view(-1, vocab), yb.view(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    with torch.no_grad():
+        last = model(xb)[:, -1, :]
+        top = torch.topk(last, 3, dim=-1)
+        ranked = torch.sort(F.softmax(last, dim=-1), dim=-1, descending=True)
+    return [losses, top.values, top.indices, ranked.indices[:, :3], last.argmax(-1),
+            model.block.ln1.weight.grad, sum(p.numel() for p in model.parameters())]
+
+
 PROGRAMS = {"polynomial-fit": polynomial_fit, "variable-style": variable_style,
-            "loader-training": loader_training, "per-sample-gradients": per_sample_gradients}
+            "loader-training": loader_training, "per-sample-gradients": per_sample_gradients,
+            "tiny-transformer": tiny_transformer}
 
 
 @pytest.mark.parametrize("name", list(PROGRAMS))
