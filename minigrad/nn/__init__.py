@@ -36,6 +36,7 @@ from minigrad.nn.normalization import LayerNorm
 from minigrad.nn.parallel import DataParallel
 from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
+from minigrad.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "Unflatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Mish",
@@ -44,4 +45,5 @@ __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Lin
            "CosineSimilarity", "Embedding", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",
            "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool2d",
-           "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "DataParallel", "parallel"]
+           "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "RNN", "LSTM", "GRU", "RNNCell",
+           "LSTMCell", "GRUCell", "DataParallel", "parallel"]
