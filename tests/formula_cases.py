@@ -108,6 +108,10 @@ def _layers():
             x, pad, mode=mode), shapes((1, 2, 3, 3, 4)[-len(pad) // 2 - 2:]))
         for mode in ("reflect", "replicate") for pad in ((2, 1), (1, 2, 2, 0), (1, 0, 1, 1, 2, 1))
     ] + [
+        OpCase("group_norm", lambda lib, x, w, b: F(lib).group_norm(x, 2, w, b),
+               shapes((2, 4, 3), (4,), (4,))),
+        OpCase("group_norm/no-affine", lambda lib, x: F(lib).group_norm(x, 3, eps=0.1),
+               shapes((2, 6))),
         OpCase("layer_norm", lambda lib, x, w, b: F(lib).layer_norm(x, (3, 2), w, b),
                shapes((4, 3, 2), (3, 2), (3, 2))),
         OpCase("layer_norm/no-affine", lambda lib, x: F(lib).layer_norm(x, (5,), eps=0.1),

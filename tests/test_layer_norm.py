@@ -1,7 +1,7 @@
-"""Layer normalisation (minigrad/nn/_functions/layer_norm.py, nn/normalization.py): F.layer_norm
-and nn.LayerNorm against torch 2.13 (values in three dtypes, the node and its edges and saved
-values, gradients of input, weight and bias to second order, parameters, reprs, errors), and
-numerical gradient checks."""
+"""Layer and group normalisation (minigrad/nn/_functions/layer_norm.py, group_norm.py,
+nn/normalization.py): F.layer_norm, nn.LayerNorm, F.group_norm and nn.GroupNorm against torch
+2.13 (values in three dtypes, the node and its edges and saved values, gradients of input,
+weight and bias to second order, parameters, reprs, errors), and numerical gradient checks."""
 
 import pytest
 from parity_expr import agree
@@ -148,3 +148,69 @@ def test_layer_norm_normalises_each_sample():
     assert minigrad.allclose(y.var(-1, unbiased=False),
                              minigrad.ones(4, dtype=minigrad.float64) - 1e-5 / x.var(
                                  -1, unbiased=False).detach(), rtol=1e-6)
+
+
+# ---------------------------------------------------------------------- group norm
+def _group_norm_program(torch, shape, groups, affine):
+    x = _randn(torch, *shape, dtype=torch.float64).requires_grad_()
+    channels = shape[1]
+    w = _randn(torch, channels, dtype=torch.float64, seed=1).requires_grad_() if affine else None
+    b = _randn(torch, channels, dtype=torch.float64, seed=2).requires_grad_() if affine else None
+    y = torch.nn.functional.group_norm(x, groups, w, b, eps=1e-3)
+    node = y.grad_fn
+    saved = [[f is None for f, _ in node.next_functions], node._saved_N, node._saved_C,
+             node._saved_HxW, node._saved_group,
+             # NB: PyTorch saves them as outputs of the node (grad_fn set); minigrad as constants
+             node._saved_result1.detach(), node._saved_result2.detach()]
+    inputs = [t for t in (x, w, b) if t is not None]
+    grads = torch.autograd.grad((y * y.detach().exp()).sum(), inputs, create_graph=True)
+    second = torch.autograd.grad(sum((g * g).sum() for g in grads), x)
+    return [y, saved, [g.detach() for g in grads], list(second)]
+
+
+GROUPS = {"2d": ((3, 4), 2, True), "3d": ((2, 6, 5), 3, True), "4d-no-affine": ((2, 4, 3, 2), 4,
+                                                                               False),
+          "one-group": ((2, 4, 3), 1, True)}
+
+
+@pytest.mark.parametrize("case", GROUPS.values(), ids=GROUPS.keys())
+def test_group_norm_matches_torch(oracle, case):
+    check(lambda torch: _group_norm_program(torch, *case), oracle, rtol=1e-8)
+
+
+def case_group_norm_module(torch):
+    layers = [torch.nn.GroupNorm(2, 4), torch.nn.GroupNorm(3, 6, eps=1e-3, affine=False),
+              torch.nn.GroupNorm(2, 4, bias=False)]
+    x = _randn(torch, 2, 6, 3)
+    return [[repr(m), [(n, p) for n, p in m.named_parameters()]] for m in layers] + [
+        layers[1](x), layers[0](x[:, :4])]
+
+
+def test_group_norm_module_matches_torch(oracle):
+    check(case_group_norm_module, oracle, rtol=1e-5)
+
+
+GROUP_ERRORS = {
+    "indivisible": "T.nn.functional.group_norm(T.ones(2, 3), 2)",
+    "module-indivisible": "T.nn.GroupNorm(2, 3)",
+    "weight-size": "T.nn.functional.group_norm(T.ones(2, 4), 2, T.ones(3))",
+    "bias-size": "T.nn.functional.group_norm(T.ones(2, 4), 2, T.ones(4), T.ones(3))",
+    "bias-size-no-weight": "T.nn.functional.group_norm(T.ones(2, 4), 2, None, T.ones(3))",
+    "1d": "T.nn.functional.group_norm(T.ones(4), 2)",
+    "long": "T.nn.functional.group_norm(T.ones(2, 4, dtype=T.long), 2)",
+    "mixed": "T.nn.functional.group_norm(T.ones(2, 4), 2, T.ones(4, dtype=T.float64))",
+    "module-channels": "T.nn.GroupNorm(2, 4)(T.ones(2, 6))",
+    "empty-batch": "T.nn.functional.group_norm(T.ones(0, 4, requires_grad=True), 2)",
+}
+
+
+@pytest.mark.parametrize("src", GROUP_ERRORS.values(), ids=GROUP_ERRORS.keys())
+def test_group_norm_edges_match_torch(oracle, src):
+    agree(oracle, src)
+
+
+def test_group_norm_passes_gradcheck_and_gradgradcheck():
+    x, w, b = _double(2, 6, 3), _double(6, seed=1), _double(6, seed=2)
+    assert gradcheck(lambda x, w, b: F.group_norm(x, 3, w, b), (x, w, b))
+    assert gradgradcheck(lambda x, w, b: F.group_norm(x, 3, w, b), (x, w, b))
+    assert gradgradcheck(lambda x: F.group_norm(x, 2), (x,))

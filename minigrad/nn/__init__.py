@@ -32,7 +32,7 @@ from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear, Unflatten
 from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
 from minigrad.nn.module import Module
-from minigrad.nn.normalization import LayerNorm
+from minigrad.nn.normalization import GroupNorm, LayerNorm
 from minigrad.nn.parallel import DataParallel
 from minigrad.nn.parameter import Parameter
 from minigrad.nn.pooling import AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d
@@ -41,7 +41,7 @@ from minigrad.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "Unflatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Mish",
            "Softplus", "Tanh",
-           "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm",
+           "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm", "GroupNorm",
            "CosineSimilarity", "Embedding", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
            "BCELoss", "BCEWithLogitsLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",
            "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool2d",

@@ -27,6 +27,7 @@ from minigrad.nn._functions.activation import LeakyRelu, LeakyReluInplace, Mish,
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
 from minigrad.nn._functions.embedding import Embedding
 from minigrad.nn._functions.gelu import Gelu, check_approximate
+from minigrad.nn._functions.group_norm import NativeGroupNorm
 from minigrad.nn._functions.layer_norm import ABSENT, NativeLayerNorm
 from minigrad.nn._functions.loss import (
     BinaryCrossEntropy,
@@ -49,6 +50,7 @@ from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "mish", "softplus",
            "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm",
+           "group_norm",
            "pad", "normalize", "cosine_similarity", "scaled_dot_product_attention",
            "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
@@ -304,6 +306,39 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # no
     if any(t is not None and t.dtype != input.dtype for t in (weight, bias)):
         raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
     return NativeLayerNorm.apply(input, shape, ABSENT if weight is None else weight,
+                                 ABSENT if bias is None else bias, eps)
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A002
+    """Split the channels (dim 1) into ``num_groups`` groups and normalise each sample's group
+    over its channels and positions, then scale and shift each channel by ``weight`` and
+    ``bias``: one ``NativeGroupNormBackward0`` node.
+
+    Example:
+        >>> F.group_norm(minigrad.tensor([[1.0, 3.0, 5.0, 5.0]]), 2)
+        tensor([[-1.0000,  1.0000,  0.0000,  0.0000]])
+    """
+    check_tensor_arg("group_norm", "input", input, 1)
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    shape, channels = list(input.shape), input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError("Expected number of channels in input to be divisible by num_groups, "
+                           f"but got input of shape {shape} and num_groups={num_groups}")
+    # NB: PyTorch's message about the bias names the weight's shape ([0] without one)
+    weight_shape = [0] if weight is None else list(weight.shape)
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.ndim != 1 or t.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {weight_shape} and "
+                               f"input of shape {shape}")
+    if not input.dtype.is_floating_point:
+        raise _dtype.not_implemented("GroupNormKernelImpl", input.dtype)
+    if any(t is not None and t.dtype != input.dtype for t in (weight, bias)):
+        raise RuntimeError(f"mixed dtype (CPU): expect parameter to have scalar type of "
+                           f"{_dtype.scalar_name(input.dtype)}")
+    return NativeGroupNorm.apply(input, num_groups, ABSENT if weight is None else weight,
                                  ABSENT if bias is None else bias, eps)
 
 
