@@ -16,6 +16,7 @@ from minigrad.nn.activation import (
     Softplus,
     Tanh,
 )
+from minigrad.nn.attention import MultiheadAttention
 from minigrad.nn.batchnorm import BatchNorm1d
 from minigrad.nn.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.conv import (
@@ -46,4 +47,4 @@ __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Lin
            "BCELoss", "BCEWithLogitsLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",
            "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool2d",
            "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "RNN", "LSTM", "GRU", "RNNCell",
-           "LSTMCell", "GRUCell", "DataParallel", "parallel"]
+           "LSTMCell", "GRUCell", "MultiheadAttention", "DataParallel", "parallel"]

@@ -74,18 +74,14 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
                                   "supported")
     root = math.sqrt(1 / math.sqrt(query.shape[-1]) if scale is None else scale)
     scores = (query * root) @ (key.transpose(-2, -1) * root)  # each side scaled by √scale
-    allowed = None
     if is_causal:
         length, source = query.shape[-2], key.shape[-2]
-        allowed = Tensor._make(np.tril(np.ones((length, source), dtype=bool)))
-        attn_mask = allowed
+        attn_mask = Tensor._make(np.tril(np.ones((length, source), dtype=bool)))
     if attn_mask is not None:
-        if attn_mask.dtype == _dtype.bool:
-            allowed = attn_mask
         scores = scores + _additive(attn_mask, query.dtype)
     nowhere = None
-    if allowed is not None:  # a row with nowhere to attend gets zeros, not 0/0, and no gradient
-        rows = ~np.broadcast_to(allowed._data, scores.shape).any(-1, keepdims=True)
+    if attn_mask is not None:  # a row with nowhere to attend gets zeros, not 0/0, no gradient
+        rows = np.isneginf(scores._data).all(-1, keepdims=True)
         if rows.any():
             nowhere = Tensor._make(rows)
             scores = scores.masked_fill(nowhere, 0.0)

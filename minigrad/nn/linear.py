@@ -12,7 +12,7 @@ from minigrad.nn.module import Module
 from minigrad.nn.parameter import Parameter
 from minigrad.tensor import Tensor
 
-__all__ = ["Linear", "Identity", "Flatten", "Unflatten"]
+__all__ = ["Linear", "NonDynamicallyQuantizableLinear", "Identity", "Flatten", "Unflatten"]
 
 
 def _empty(*shape, dtype=None):
@@ -59,6 +59,11 @@ class Linear(Module):
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A ``Linear`` under another name, as PyTorch's ``MultiheadAttention.out_proj`` is (the
+    name tells PyTorch's quantization tools to leave it alone)."""
 
 
 class Identity(Module):
