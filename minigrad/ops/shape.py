@@ -26,7 +26,7 @@ __all__ = ["View", "UnsafeView", "Expand", "Unsqueeze", "Clone", "Squeeze", "Squ
            "unsqueeze", "clone", "contiguous", "squeeze", "transpose", "swapaxes", "swapdims",
            "t", "permute", "movedim", "moveaxis", "chunk", "split", "unbind", "repeat",
            "split_with_sizes", "UnsafeSplit", "UnsafeSplitWithSizes", "unsafe_split",
-           "unsafe_split_with_sizes", "unsafe_chunk", "Flip"]
+           "unsafe_split_with_sizes", "unsafe_chunk", "Flip", "ReshapeAlias"]
 
 VIEW_INCOMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one dimension "
@@ -79,6 +79,13 @@ class View(_Op):
     @staticmethod
     def backward(ctx, grad):
         return grad.reshape(ctx.self_sym_sizes), None
+
+
+class ReshapeAlias(View):
+    """y = x with another shape, same elements, where x is not contiguous but its strides
+    allow a view (what ``reshape`` records then);  ∂y/∂x = grad reshaped back."""
+
+    node_name = "ReshapeAliasBackward0"
 
 
 class UnsafeView(_Op):
@@ -419,11 +426,14 @@ def _required(args, op, name):
 
 
 def reshape(x, *shape):
-    """A view when the strides allow it (ViewBackward0), else a copy (UnsafeViewBackward0)."""
+    """A view when the strides allow it (ViewBackward0 of a contiguous x, else
+    ReshapeAliasBackward0), else a copy (UnsafeViewBackward0)."""
     _required(shape, "reshape", "shape")
     shape = _infer_shape(_size(shape), x._data.size)
-    if _view_of(x._data, shape) is not None:
+    if x._data.flags.c_contiguous:
         return View.apply(x, shape)
+    if _view_of(x._data, shape) is not None:
+        return ReshapeAlias.apply(x, shape)
     return UnsafeView.apply(Clone.apply(x, "C"), shape)
 
 
