@@ -16,6 +16,7 @@ from minigrad.ops.combine import *  # noqa: F403
 from minigrad.ops.compare import *  # noqa: F403
 from minigrad.ops.cumulative import *  # noqa: F403
 from minigrad.ops.diagonal import *  # noqa: F403
+from minigrad.ops.diff import *  # noqa: F403
 from minigrad.ops.einsum import *  # noqa: F403
 from minigrad.ops.grids import *  # noqa: F403
 from minigrad.ops.indexing import *  # noqa: F403
