@@ -105,6 +105,7 @@ pi, e, inf, nan = _math.pi, _math.e, _math.inf, _math.nan
 newaxis = None
 
 
+import minigrad.linalg as linalg  # noqa: E402 - not ops.linalg, which ops' * brings in too
 from minigrad.autograd import graph  # noqa: E402 - minigrad.graph is the same module
 
 _sys.modules["minigrad.graph"] = graph

@@ -1574,6 +1574,15 @@ class Tensor:
     def trace(self):
         return ops.trace(self)
 
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return ops.diff(self, n, dim, prepend, append)
+
+    def cross(self, other, dim=None):
+        return ops.cross(self, other, dim)
+
+    def kron(self, other):
+        return ops.kron(self, other)
+
     def new(self, *args):
         return tensor_new.new(self, *args)
 

@@ -369,6 +369,7 @@ HELPERS = {
     "swap": lambda g, a, b: np.swapaxes(g, a, b),
     "mT": lambda x: np.swapaxes(x, -1, -2),
     "outer": np.outer,
+    "cross": lambda a, b, dim: np.cross(a, b, axis=dim),
     "rowsum": lambda x, dim: np.sum(x, axis=dim, keepdims=True),
     "divisor": lambda mode, numel: numel if mode == "mean" else 1,
     "between": lambda x, bounds: ((bounds[0] is None or x >= bounds[0])
