@@ -169,6 +169,15 @@ def test_argument_errors_match_torch(oracle):
     assert plain(run(minigrad)) == oracle(lambda torch: run(torch))
 
 
+
+def test_an_empty_input_is_not_refused_for_its_zero_strides(oracle):
+    """NumPy gives an empty (2, 0) array strides of 0: no elements overlap, so torch checks it."""
+    def run(lib):
+        x = lib.zeros(2, 0, dtype=lib.float64, requires_grad=True)
+        return [lib.autograd.gradcheck(lambda t: t * 2, (x,)),
+                lib.autograd.gradcheck(lambda t: t.diff(dim=0).sum(), (x,))]
+    assert run(minigrad) == oracle(lambda torch: run(torch)) == [True, True]
+
 def _failure_any(fn):
     try:
         fn()

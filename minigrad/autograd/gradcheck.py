@@ -234,7 +234,9 @@ def _check_inputs(inputs):
                 f"Input #{index} requires gradient and is not a double precision floating "
                 "point or complex. This check will likely fail if all the inputs are not of "
                 "double precision floating point or complex. ", UserWarning, stacklevel=4)
-        if any(st == 0 and n > 1 for st, n in zip(x._data.strides, x._data.shape)):
+        # (an empty array has strides of 0 too, but no elements that could overlap)
+        if x._data.size and any(st == 0 and n > 1
+                                for st, n in zip(x._data.strides, x._data.shape)):
             raise RuntimeError(
                 f"The {index}th input has a dimension with stride 0. gradcheck only supports "
                 "inputs that are non-overlapping to be able to compute the numerical "
