@@ -4,7 +4,6 @@ import numpy as np
 from cases_math import distinct
 from op_registry import OpCase, shapes
 
-
 CASES = [
     OpCase("sort", lambda lib, a: a.sort().values, distinct((3, 4)), "SortBackward0",
            lambda a: np.sort(a, -1)),

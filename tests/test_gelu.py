@@ -12,7 +12,7 @@ from parity_programs import check
 import minigrad
 from minigrad import nn
 from minigrad.autograd import gradcheck, gradgradcheck
-from minigrad.nn._functions._erf import erf
+from minigrad.ops._erf import erf
 
 F = nn.functional
 

@@ -48,6 +48,7 @@ FUNCTIONS = frozenset({
     "swap",      # swap(g, dim0, dim1): two dimensions exchanged
     "mT",        # mT(x): the last two dimensions exchanged
     "outer",     # outer(u, v)
+    "cross",     # cross(a, b, dim): the cross product of 3-vectors along dim
     "rowsum",    # rowsum(x, dim): sum over dim, kept as a size-1 dimension
     "divisor",   # divisor(mode, numel): numel for reduction="mean", else 1
     "between",   # between(x, bounds): 1 where lo <= x <= hi, else 0

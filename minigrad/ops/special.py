@@ -1,9 +1,10 @@
 """Elementwise functions of statistics and geometry: ``erf``, ``erfc``, ``erfinv``, ``atan2``
 (``arctan2``), ``logaddexp`` and ``nan_to_num``.
 
-NumPy has no error function: ``erf`` and ``erfc`` apply Python's ``math.erf``/``math.erfc``
-(correctly rounded to within an ulp), and ``erfinv`` refines a closed-form guess by Halley's
-method on them. Their backward formulas build the nodes PyTorch's derivatives build.
+NumPy has no error function: ``erf`` and ``erfc`` are Cody's rational approximations on arrays
+(``minigrad.ops._erf``, within a few ulps of a float64), and ``erfinv`` refines a closed-form
+guess by Halley's method on them. Their backward formulas build the nodes PyTorch's
+derivatives build.
 """
 
 import math
@@ -12,6 +13,8 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
+from minigrad.ops._erf import erf as _erf
+from minigrad.ops._erf import erfc as _erfc
 from minigrad.ops._util import check_tensor_arg, result_dtype, shapes_of, sum_to, type_name
 from minigrad.ops.arithmetic import MulScalar, broadcast_error, div, plus, sub
 from minigrad.ops.compare import eq, isfinite
@@ -21,8 +24,6 @@ __all__ = ["Erf", "Erfc", "Erfinv", "Atan2", "Logaddexp", "NanToNum", "erf", "er
            "atan2", "arctan2", "logaddexp", "nan_to_num"]
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
-_erf = np.frompyfunc(math.erf, 1, 1)
-_erfc = np.frompyfunc(math.erfc, 1, 1)
 
 
 def _floating(data):
@@ -31,8 +32,8 @@ def _floating(data):
 
 
 def _elementwise(fn, data):
-    """A Python function of one float applied to every element, in the dtype of ``data``."""
-    return np.asarray(fn(data), dtype=np.float64).astype(data.dtype, copy=False)
+    """``fn`` (float64 in, float64 out) of every element, in the dtype of ``data``."""
+    return fn(data).astype(data.dtype, copy=False)
 
 
 def erf_array(data):
@@ -53,8 +54,8 @@ def erfinv_array(data):
         finite = a < 1
         for _ in range(3):
             x = np.where(finite, x, 0.0)
-            residual = np.where(a <= 0.5, np.asarray(_erf(x), np.float64) - a,
-                                (1 - a) - np.asarray(_erfc(x), np.float64))
+            residual = np.where(a <= 0.5, _erf(x) - a,
+                                (1 - a) - _erfc(x))
             step = residual / (_TWO_OVER_SQRT_PI * np.exp(-x * x))
             x = x - step / (1 + x * step)
         x = np.where(a == 1, np.inf, np.where(a > 1, np.nan, x))

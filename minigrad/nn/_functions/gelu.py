@@ -13,7 +13,7 @@ import numpy as np
 
 from minigrad import _dtype
 from minigrad.autograd.function import _Op
-from minigrad.nn._functions._erf import erf
+from minigrad.ops._erf import erf
 from minigrad.tensor import Tensor
 
 __all__ = ["Gelu", "GeluBackward", "check_approximate"]
