@@ -50,6 +50,20 @@ def _erfc_of_magnitude(a):
     return out
 
 
+def _split(x):
+    """``x`` as float64 with its two ranges: erf(x) on |x| ≤ 0.46875 (``near``, where erf is
+    small) and erfc(|x|) elsewhere (``tail``; NaN in neither, set afterwards)."""
+    x = np.asarray(x, dtype=np.float64)
+    a = np.abs(x)
+    small = a <= 0.46875
+    rest = ~small & ~np.isnan(x)
+    with np.errstate(all="ignore"):
+        xs = x[small]
+        near = xs * _ratio(_SMALL_P, _SMALL_Q, xs * xs)
+        tail = _erfc_of_magnitude(a[rest])
+    return x, small, rest, near, tail
+
+
 def erf(x):
     """The error function 2/√π ∫₀ˣ exp(-t²) dt of each element, in float64.
 
@@ -57,16 +71,10 @@ def erf(x):
         >>> erf(np.array([0.0, 1.0, -3.0]))
         array([ 0.        ,  0.84270079, -0.99997791])
     """
-    x = np.asarray(x, dtype=np.float64)
-    a = np.abs(x)
-    out = np.empty_like(x)
-    small = a <= 0.46875
-    rest = ~small & ~np.isnan(x)
-    with np.errstate(all="ignore"):
-        xs = x[small]
-        out[small] = xs * _ratio(_SMALL_P, _SMALL_Q, xs * xs)
-        out[rest] = np.copysign(1 - _erfc_of_magnitude(a[rest]), x[rest])
-    out[np.isnan(x)] = np.nan
+    x, small, rest, near, tail = _split(x)
+    out = np.full_like(x, np.nan)
+    out[small] = near
+    out[rest] = np.copysign(1 - tail, x[rest])
     return out
 
 
@@ -78,15 +86,8 @@ def erfc(x):
         >>> erfc(np.array([0.0, 1.0, 10.0]))
         array([1.00000000e+00, 1.57299207e-01, 2.08848758e-45])
     """
-    x = np.asarray(x, dtype=np.float64)
-    a = np.abs(x)
-    out = np.empty_like(x)
-    small = a <= 0.46875
-    rest = ~small & ~np.isnan(x)
-    with np.errstate(all="ignore"):
-        xs = x[small]
-        out[small] = 1 - xs * _ratio(_SMALL_P, _SMALL_Q, xs * xs)
-        tail = _erfc_of_magnitude(a[rest])
-        out[rest] = np.where(x[rest] > 0, tail, 2 - tail)
-    out[np.isnan(x)] = np.nan
+    x, small, rest, near, tail = _split(x)
+    out = np.full_like(x, np.nan)
+    out[small] = 1 - near
+    out[rest] = np.where(x[rest] > 0, tail, 2 - tail)
     return out
