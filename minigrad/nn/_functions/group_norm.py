@@ -5,7 +5,7 @@ normalised over its channels and positions."""
 import numpy as np
 
 from minigrad.autograd.function import _Op
-from minigrad.nn._functions.layer_norm import ABSENT
+from minigrad.nn._functions.layer_norm import present, standardise
 from minigrad.tensor import Tensor
 
 __all__ = ["NativeGroupNorm"]
@@ -37,20 +37,13 @@ class NativeGroupNorm(_Op):
 
     @staticmethod
     def forward(ctx, x, group, weight, bias, eps):
-        weight = None if weight is ABSENT else weight
-        bias = None if bias is ABSENT else bias
-        data = x._data
-        compute = np.float32 if data.dtype == np.float16 else data.dtype.type
+        weight, bias, data = present(weight), present(bias), x._data
         n, c = data.shape[:2]
         ctx.N, ctx.C, ctx.group, ctx.eps = n, c, group, eps  # PyTorch's saved values
         ctx.HxW = int(np.prod(data.shape[2:], dtype=np.int64))
         ctx.self_sizes, ctx.grouped = tuple(data.shape), (n, group, c // group * ctx.HxW)
-        values = data.astype(compute, copy=False).reshape(ctx.grouped)
-        mean = values.mean(axis=-1, keepdims=True, dtype=compute)
-        centred = values - mean
-        var = (centred * centred).mean(axis=-1, keepdims=True, dtype=compute)
-        rstd = (1 / np.sqrt(var + compute(eps))).astype(compute)
-        out = (centred * rstd).reshape(data.shape)
+        out, mean, rstd = standardise(data.reshape(ctx.grouped), -1, eps)
+        out = out.reshape(data.shape)
         if weight is not None:
             out = out * _per_channel(weight._data, data.ndim)
         if bias is not None:

@@ -9,9 +9,26 @@ import numpy as np
 from minigrad.autograd.function import _Op
 from minigrad.tensor import Tensor
 
-__all__ = ["NativeLayerNorm", "ABSENT"]
+__all__ = ["NativeLayerNorm", "ABSENT", "present", "standardise"]
 
 ABSENT = Tensor._make(np.zeros(0, np.float32))  # a constant: the (None, 0) edge of no weight
+
+
+def present(t):
+    """A weight or bias argument, None when it is ``ABSENT``."""
+    return None if t is ABSENT else t
+
+
+def standardise(values, axis, eps):
+    """x̂ = (x - μ)·r with μ the mean and r = 1/√(σ² + ε) over ``axis`` (kept as size-1
+    dimensions): ``(x̂, μ, r)``, computed in float32 for float16 as PyTorch does."""
+    compute = np.float32 if values.dtype == np.float16 else values.dtype.type
+    values = values.astype(compute, copy=False)
+    mean = values.mean(axis=axis, keepdims=True, dtype=compute)
+    centred = values - mean
+    var = (centred * centred).mean(axis=axis, keepdims=True, dtype=compute)
+    rstd = (1 / np.sqrt(var + compute(eps))).astype(compute)
+    return centred * rstd, mean, rstd
 
 
 class NativeLayerNorm(_Op):
@@ -30,19 +47,11 @@ class NativeLayerNorm(_Op):
 
     @staticmethod
     def forward(ctx, x, normalized_shape, weight, bias, eps):
-        weight = None if weight is ABSENT else weight
-        bias = None if bias is ABSENT else bias
-        data = x._data
-        compute = np.float32 if data.dtype == np.float16 else data.dtype.type
-        values = data.astype(compute, copy=False)
+        weight, bias, data = present(weight), present(bias), x._data
         ctx.normalized_shape = normalized_shape  # node._saved_normalized_shape, as in PyTorch
         ctx.dims = tuple(range(-len(normalized_shape), 0))  # the axes normalised over
         ctx.eps = eps
-        mean = values.mean(axis=ctx.dims, keepdims=True, dtype=compute)
-        centred = values - mean
-        var = (centred * centred).mean(axis=ctx.dims, keepdims=True, dtype=compute)
-        rstd = (1 / np.sqrt(var + compute(eps))).astype(compute)
-        out = centred * rstd
+        out, mean, rstd = standardise(data, ctx.dims, eps)
         if weight is not None:
             out = out * weight._data
         if bias is not None:
