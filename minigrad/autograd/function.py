@@ -398,11 +398,9 @@ def apply_on_arrays(node, grad, as_arrays=False):
         node._array_dtype = None
     if type(grads) is not tuple:
         grads = (grads,)
-    needs, mixed = node.needs_input_grad, node._mixed
+    needs, mixed, positions = node.needs_input_grad, node._mixed, node._tensor_positions
     result = []
-    k = -2  # (the edge of the k-th tensor argument: node._edges[2k], [2k + 1])
-    for i in node._tensor_positions:
-        k += 2
+    for i in positions:
         g = grads[i]
         if g is None or not needs[i]:
             result.append(None)
@@ -413,12 +411,13 @@ def apply_on_arrays(node, grad, as_arrays=False):
         if type(g) is not ndarray:  # a NumPy scalar
             g = np.asarray(g)
         if mixed or (g.dtype is not dtype and g.dtype != dtype):
+            k = 2 * positions.index(i)  # (the edge of this input: node._edges[k], [k + 1])
             to, input_nr = node._edges[k], node._edges[k + 1]
             want = to._output_meta[input_nr][1] if to is not None else None
             if want is not None and g.dtype is not want and g.dtype != want:
                 g = g.astype(want)
         if g.nbytes >= _STEAL_BYTES:
-            to = node._edges[k]
+            to = node._edges[2 * positions.index(i)]
             if type(to) is AccumulateGrad:  # a new array for a leaf: .grad may take it
                 to._fresh = (state.backward_pass, weakref.ref(g))
         result.append(g if as_arrays else _grad_tensor(g))
