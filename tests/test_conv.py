@@ -180,6 +180,10 @@ ERRORS = {
     "module_in_groups": lambda t: t.nn.Conv2d(3, 4, 3, groups=2),
     "module_out_groups": lambda t: t.nn.Conv2d(4, 3, 3, groups=2),
     "module_same_strided": lambda t: t.nn.Conv2d(4, 4, 3, padding="same", stride=2),
+    "module_transposed_padding_mode": lambda t: t.nn.ConvTranspose2d(2, 2, 3,
+                                                                     padding_mode="reflect"),
+    "module_reflect_too_small": lambda t: t.nn.Conv2d(1, 1, 3, padding=3,
+                                                      padding_mode="reflect")(t.ones(1, 1, 3, 3)),
 }
 
 
@@ -200,9 +204,66 @@ def test_same_padding_with_an_even_kernel_warns_like_torch():
                              padding="same")
 
 
-def test_padding_modes_other_than_zeros_are_refused_clearly():
-    with pytest.raises(NotImplementedError, match="padding_mode='reflect'"):
-        nn.Conv2d(1, 2, 3, padding_mode="reflect")
+# name: (module, its arguments, input shape)
+PADDING_MODES = {
+    "conv2d_reflect": ("Conv2d", dict(in_channels=2, out_channels=3, kernel_size=3, padding=1,
+                                      padding_mode="reflect"), (2, 2, 5, 6)),
+    "conv2d_replicate_uneven": ("Conv2d", dict(in_channels=2, out_channels=2,
+                                               kernel_size=(3, 5), padding=(1, 2), stride=2,
+                                               padding_mode="replicate"), (1, 2, 6, 7)),
+    "conv2d_same_dilated_reflect": ("Conv2d", dict(in_channels=1, out_channels=2,
+                                                   kernel_size=4, padding="same", dilation=2,
+                                                   padding_mode="reflect"), (1, 1, 8, 9)),
+    "conv1d_replicate_unbatched": ("Conv1d", dict(in_channels=3, out_channels=2,
+                                                  kernel_size=3, padding=2,
+                                                  padding_mode="replicate"), (3, 7)),
+    "conv3d_replicate": ("Conv3d", dict(in_channels=1, out_channels=2, kernel_size=3,
+                                        padding=1, padding_mode="replicate"), (1, 1, 4, 3, 5)),
+    "conv2d_valid_reflect": ("Conv2d", dict(in_channels=1, out_channels=1, kernel_size=2,
+                                            padding="valid", padding_mode="reflect"),
+                             (1, 1, 3, 3)),
+}
+
+
+def _padding_mode(lib, case):
+    """A layer with a padding mode: its output, the gradients of input, weight and bias, the
+    names of the two nodes (pad, then convolution) and the pads it gives F.pad."""
+    module, kwargs, shape = PADDING_MODES[case]
+    layer = getattr(lib.nn, module)(**kwargs).double()
+    x, w, b = _arrays([shape, tuple(layer.weight.shape), tuple(layer.bias.shape)], seed=3)
+    with lib.no_grad():
+        layer.weight.copy_(lib.tensor(w))
+        layer.bias.copy_(lib.tensor(b))
+    x = lib.tensor(x, requires_grad=True)
+    out = layer(x)
+    out.backward(lib.tensor(_arrays([tuple(out.shape)], seed=4)[0]))
+    pad_node = out.grad_fn.next_functions[0][0]
+    return {"out": out, "grads": [x.grad, layer.weight.grad, layer.bias.grad],
+            "nodes": [type(out.grad_fn).__name__, type(pad_node).__name__],
+            "pads": list(layer._reversed_padding_repeated_twice), "repr": repr(layer)}
+
+
+@pytest.mark.parametrize("case", sorted(PADDING_MODES))
+def test_padding_modes_as_torch(oracle, case):
+    assert_matches(_padding_mode(minigrad, case), oracle(lambda t: _padding_mode(t, case)),
+                   rtol=1e-10, atol=1e-12)
+
+
+def test_a_padding_mode_pads_before_the_convolution():
+    layer = nn.Conv1d(1, 1, 3, padding=1, padding_mode="replicate", bias=False)
+    with minigrad.no_grad():
+        layer.weight.copy_(minigrad.tensor([[[1.0, 0.0, 0.0]]]))  # out[i] = padded[i]
+    out = layer(minigrad.tensor([[[5.0, 6.0, 7.0]]]))
+    assert out.tolist() == [[[5.0, 5.0, 6.0]]]  # the left edge repeated, not a zero
+    zeros = nn.Conv1d(1, 1, 3, padding=1, bias=False)
+    with minigrad.no_grad():
+        zeros.weight.copy_(layer.weight)
+    assert zeros(minigrad.tensor([[[5.0, 6.0, 7.0]]])).tolist() == [[[0.0, 5.0, 6.0]]]
+
+
+def test_circular_padding_mode_is_refused_clearly():
+    with pytest.raises(NotImplementedError, match="padding_mode='circular'"):
+        nn.Conv2d(1, 2, 3, padding_mode="circular")
 
 
 def _forward_mode(lib):

@@ -1,7 +1,9 @@
 """Convolution layers: ``Conv1d``, ``Conv2d``, ``Conv3d`` and their ``ConvTranspose*``.
 
 Each holds a weight and an optional bias, initialised as PyTorch does, and calls ``F.conv*``
-(one ``ConvolutionBackward0`` node).
+(one ``ConvolutionBackward0`` node). With ``padding_mode`` ``"reflect"`` or ``"replicate"``,
+the input is padded by ``F.pad`` first (a ``ReflectionPad*Backward0`` or
+``ReplicationPad*Backward0`` node), and the convolution itself pads nothing, as in PyTorch.
 """
 
 import math
@@ -18,6 +20,20 @@ __all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d",
            "ConvTranspose3d"]
 
 
+def _pads_for_f_pad(padding, kernel_size, dilation):
+    """``padding`` as ``F.pad`` takes it, the last dimension first, (before, after) each
+    (PyTorch's ``_reversed_padding_repeated_twice``): ``'same'`` puts the odd element after."""
+    if padding == "valid":
+        return [0, 0] * len(kernel_size)
+    if padding == "same":
+        pads = []
+        for k, d in zip(reversed(kernel_size), reversed(dilation)):
+            total = d * (k - 1)
+            pads += [total // 2, total - total // 2]
+        return pads
+    return tuple(p for p in reversed(padding) for _ in range(2))
+
+
 class _ConvNd(Module):
     """What the convolution layers share: checks, parameters, their initialisation, repr."""
 
@@ -28,6 +44,8 @@ class _ConvNd(Module):
                  dilation=1, groups=1, bias=True, padding_mode="zeros", device=None,
                  dtype=None, output_padding=0):
         super().__init__()
+        if padding_mode != "zeros" and self._transposed:
+            raise ValueError(f'Only "zeros" padding mode is supported for {type(self).__name__}')
         _device.check_device(device)  # the CPU only: CUDA raises PyTorch's error
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -48,12 +66,12 @@ class _ConvNd(Module):
         if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
             raise ValueError("padding_mode must be one of ['zeros', 'reflect', 'replicate', "
                              f"'circular'], but got padding_mode='{padding_mode}'")
-        if padding_mode != "zeros":
-            # NB: minigrad pads with zeros only (no differentiable F.pad yet).
-            raise NotImplementedError(f"padding_mode='{padding_mode}' is not supported by "
-                                      "minigrad; only 'zeros'")
+        if padding_mode == "circular":  # NB: minigrad's F.pad has no circular mode
+            raise NotImplementedError("padding_mode='circular' is not supported by minigrad")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size, self.padding = ntuple(kernel_size, n), padding
+        self._reversed_padding_repeated_twice = _pads_for_f_pad(padding, self.kernel_size,
+                                                               self.dilation)
         self.transposed, self.output_padding = self._transposed, ntuple(output_padding, n)
         self.groups, self.padding_mode = groups, padding_mode
         shape = ((in_channels, out_channels // groups) if self._transposed
@@ -70,6 +88,18 @@ class _ConvNd(Module):
             if fan_in != 0:
                 bound = 1 / math.sqrt(fan_in)
                 init.uniform_(self.bias, -bound, bound)
+
+    def _conv_forward(self, input, weight, bias):  # noqa: A002 - PyTorch's names
+        """The convolution with ``weight`` and ``bias`` (PyTorch's hook for subclasses that
+        transform the weight first); a padding mode other than zeros pads with ``F.pad``."""
+        padding = self.padding
+        if self.padding_mode != "zeros":
+            input = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            padding = 0
+        return self._conv(input, weight, bias, self.stride, padding, self.dilation, self.groups)
+
+    def forward(self, input):  # noqa: A002
+        return self._conv_forward(input, self.weight, self.bias)
 
     def extra_repr(self):
         text = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
@@ -99,9 +129,7 @@ class Conv1d(_ConvNd):
 
     _dims = 1
 
-    def forward(self, input):  # noqa: A002 - PyTorch's argument name
-        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+    _conv = staticmethod(F.conv1d)
 
 
 class Conv2d(_ConvNd):
@@ -116,9 +144,7 @@ class Conv2d(_ConvNd):
         minigrad.Size([1, 6, 28, 28])
     """
 
-    def forward(self, input):  # noqa: A002
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+    _conv = staticmethod(F.conv2d)
 
 
 class Conv3d(_ConvNd):
@@ -131,9 +157,7 @@ class Conv3d(_ConvNd):
 
     _dims = 3
 
-    def forward(self, input):  # noqa: A002
-        return F.conv3d(input, self.weight, self.bias, self.stride, self.padding,
-                        self.dilation, self.groups)
+    _conv = staticmethod(F.conv3d)
 
 
 class _ConvTransposeNd(_ConvNd):
