@@ -119,6 +119,27 @@ def _layers():
         OpCase("mish", lambda lib, x: F(lib).mish(x * 2), shapes((6,))),
         OpCase("gelu", lambda lib, x: F(lib).gelu(x * 3), shapes((6,))),
         OpCase("gelu/tanh", lambda lib, x: F(lib).gelu(x * 3, approximate="tanh"), shapes((6,))),
+        OpCase("elu", lambda lib, x: F(lib).elu(x * 2, 0.8), shapes((6,))),
+        OpCase("elu_", lambda lib, x: F(lib).elu(x * 2, inplace=True), shapes((6,))),
+        OpCase("selu_", lambda lib, x: F(lib).selu(x * 2, inplace=True), shapes((6,))),
+        OpCase("celu", lambda lib, x: F(lib).celu(x * 2, 0.7), shapes((6,))),
+        OpCase("celu_", lambda lib, x: F(lib).celu(x * 2, 0.7, inplace=True), shapes((6,))),
+        OpCase("hardtanh", lambda lib, x: F(lib).hardtanh(x * 2, -1.5, 0.5), shapes((6,))),
+        OpCase("threshold", lambda lib, x: F(lib).threshold(x, 0.1, -2.0), shapes((6,))),
+        OpCase("threshold_", lambda lib, x: F(lib).threshold(x * 1, 0.1, -2.0, inplace=True),
+               shapes((6,))),
+        OpCase("hardsigmoid", lambda lib, x: F(lib).hardsigmoid(x * 4), shapes((6,)),
+               second_order=False),
+        OpCase("hardswish", lambda lib, x: F(lib).hardswish(x * 4), shapes((6,))),
+        OpCase("logsigmoid", lambda lib, x: F(lib).logsigmoid(x * 3), shapes((6,))),
+        OpCase("prelu", lambda lib, x, w: F(lib).prelu(x, w), shapes((2, 3, 2), (3,))),
+        OpCase("glu", lambda lib, x: F(lib).glu(x, 1), shapes((2, 4))),
+        OpCase("smooth_l1_loss", lambda lib, x, t: F(lib).smooth_l1_loss(x, t, beta=0.5),
+               shapes((3, 2), (3, 2))),
+        OpCase("huber_loss", lambda lib, x, t: F(lib).huber_loss(
+            x, t, reduction="sum", delta=0.7), shapes((3, 2), (3, 2))),
+        OpCase("kl_div", lambda lib, x, t: F(lib).kl_div(
+            x.log_softmax(1), t.softmax(1), reduction="batchmean"), shapes((3, 4), (3, 4))),
     ]
 
 

@@ -3,21 +3,35 @@
 Mirrors ``torch.nn`` for what tutorials use; node names in the graph are PyTorch's.
 """
 
-from minigrad.nn import functional, init, parallel
+from minigrad.nn import functional, init, parallel, utils
 from minigrad.nn.activation import (
+    CELU,
+    ELU,
     GELU,
+    GLU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
+    Hardtanh,
     LeakyReLU,
+    LogSigmoid,
     LogSoftmax,
     Mish,
+    PReLU,
     ReLU,
+    ReLU6,
     Sigmoid,
     SiLU,
     Softmax,
+    Softmin,
     Softplus,
+    Softsign,
     Tanh,
+    Tanhshrink,
+    Threshold,
 )
 from minigrad.nn.attention import MultiheadAttention
-from minigrad.nn.batchnorm import BatchNorm1d
+from minigrad.nn.batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d
 from minigrad.nn.container import ModuleDict, ModuleList, Sequential
 from minigrad.nn.conv import (
     Conv1d,
@@ -28,10 +42,21 @@ from minigrad.nn.conv import (
     ConvTranspose3d,
 )
 from minigrad.nn.distance import CosineSimilarity
-from minigrad.nn.dropout import Dropout
+from minigrad.nn.dropout import Dropout, Dropout1d, Dropout2d, Dropout3d
 from minigrad.nn.embedding import Embedding
 from minigrad.nn.linear import Flatten, Identity, Linear, Unflatten
-from minigrad.nn.loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, MSELoss, NLLLoss
+from minigrad.nn.loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    KLDivLoss,
+    L1Loss,
+    MarginRankingLoss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from minigrad.nn.module import Module
 from minigrad.nn.normalization import GroupNorm, LayerNorm
 from minigrad.nn.parallel import DataParallel
@@ -42,9 +67,13 @@ from minigrad.nn.rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNCell
 __all__ = ["Module", "Parameter", "Sequential", "ModuleList", "ModuleDict", "Linear",
            "Identity", "Flatten", "Unflatten", "ReLU", "LeakyReLU", "GELU", "SiLU", "Mish",
            "Softplus", "Tanh",
-           "Sigmoid", "Softmax", "LogSoftmax", "Dropout", "BatchNorm1d", "LayerNorm", "GroupNorm",
+           "Sigmoid", "Softmax", "LogSoftmax", "ELU", "Hardtanh", "ReLU6", "SELU", "CELU",
+           "Threshold", "Hardsigmoid", "Hardswish", "LogSigmoid", "PReLU", "Softsign",
+           "Tanhshrink", "Softmin", "GLU", "Dropout", "BatchNorm1d", "LayerNorm", "GroupNorm",
+           "Dropout1d", "Dropout2d", "Dropout3d", "BatchNorm2d", "BatchNorm3d",
            "CosineSimilarity", "Embedding", "L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss",
-           "BCELoss", "BCEWithLogitsLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",
+           "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss", "HuberLoss", "KLDivLoss",
+           "MarginRankingLoss", "functional", "init", "Conv1d", "Conv2d", "Conv3d",
            "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool2d",
            "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool2d", "RNN", "LSTM", "GRU", "RNNCell",
            "LSTMCell", "GRUCell", "MultiheadAttention", "DataParallel", "parallel"]

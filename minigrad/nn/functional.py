@@ -22,6 +22,7 @@ from minigrad.nn._conv_functional import (
     conv_transpose2d,
     conv_transpose3d,
 )
+from minigrad.nn._functions import activation as _act
 from minigrad.nn._functions._reduce import reduction_code
 from minigrad.nn._functions.activation import LeakyRelu, LeakyReluInplace, Mish, Silu, Softplus
 from minigrad.nn._functions.batch_norm import NativeBatchNorm
@@ -32,9 +33,12 @@ from minigrad.nn._functions.layer_norm import ABSENT, NativeLayerNorm
 from minigrad.nn._functions.loss import (
     BinaryCrossEntropy,
     BinaryCrossEntropyWithLogits,
+    HuberLoss,
     MseLoss,
     NllLoss,
     NllLoss2d,
+    SmoothL1Loss,
+    Xlogy,
 )
 from minigrad.nn._pad_functional import pad
 from minigrad.nn._pool_functional import (
@@ -45,15 +49,20 @@ from minigrad.nn._pool_functional import (
     max_pool2d,
 )
 from minigrad.ops._util import check_tensor_arg, result_dtype
-from minigrad.ops.arithmetic import DivScalar, broadcast_error
+from minigrad.ops.arithmetic import AddScalar, DivScalar, broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "mish", "softplus",
-           "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "batch_norm", "layer_norm",
+           "elu", "elu_", "selu", "selu_", "celu", "celu_", "hardtanh", "hardtanh_", "relu6",
+           "threshold", "threshold_", "hardsigmoid", "hardswish", "logsigmoid", "prelu",
+           "softsign", "tanhshrink", "softmin", "glu",
+           "tanh", "sigmoid", "softmax", "log_softmax", "dropout", "dropout1d", "dropout2d",
+           "dropout3d", "batch_norm", "layer_norm",
            "group_norm",
            "pad", "normalize", "cosine_similarity", "scaled_dot_product_attention",
            "embedding", "one_hot", "l1_loss", "mse_loss", "nll_loss", "cross_entropy",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "smooth_l1_loss",
+           "huber_loss", "kl_div", "margin_ranking_loss", "conv1d", "conv2d",
            "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d",
            "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool2d"]
 
@@ -188,6 +197,239 @@ def tanh(input):  # noqa: A002
     return input.tanh()
 
 
+
+# ------------------------------------------- more activations (elu … threshold)
+def _in_place(input, op, *args):  # noqa: A002
+    from minigrad.ops.inplace import inplace as in_place
+    return in_place(input, op.apply, *args)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    """x where x > 0, else α·(eˣ - 1) (node ``EluBackward0``; in place ``EluBackward1``).
+
+    Example:
+        >>> F.elu(minigrad.tensor([-1.0, 2.0]))
+        tensor([-0.6321,  2.0000])
+    """
+    check_tensor_arg("elu_" if inplace else "elu", "input", input, 1)
+    if inplace:
+        return _in_place(input, _act.EluInplace, alpha, 1, 1)
+    return _act.Elu.apply(input, alpha, 1, 1)
+
+
+def elu_(input, alpha=1.0):  # noqa: A002
+    """``elu`` written into x."""
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input, inplace=False):  # noqa: A002
+    """scale·elu(x, α) with PyTorch's α ≈ 1.6733, scale ≈ 1.0507 (node ``EluBackward0``).
+
+    Example:
+        >>> F.selu(minigrad.tensor([-1.0, 1.0]))
+        tensor([-1.1113,  1.0507])
+    """
+    check_tensor_arg("selu_" if inplace else "selu", "input", input, 1)
+    if inplace:
+        return _in_place(input, _act.EluInplace, _SELU_ALPHA, _SELU_SCALE, 1)
+    return _act.Elu.apply(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+def selu_(input):  # noqa: A002
+    """``selu`` written into x."""
+    return selu(input, inplace=True)
+
+
+def celu(input, alpha=1.0, inplace=False):  # noqa: A002
+    """max(0, x) + min(0, α·(e^(x/α) - 1)) (node ``CeluBackward0``; in place
+    ``CeluBackward1``).
+
+    Example:
+        >>> F.celu(minigrad.tensor([-1.0, 2.0]), alpha=2.0)
+        tensor([-0.7869,  2.0000])
+    """
+    check_tensor_arg("celu_" if inplace else "celu", "input", input, 1)
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+    if inplace:
+        return _in_place(input, _act.CeluInplace, alpha)
+    return _act.Celu.apply(input, alpha)
+
+
+def celu_(input, alpha=1.0):  # noqa: A002
+    """``celu`` written into x."""
+    return celu(input, alpha, inplace=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    """clamp(x, min_val, max_val) (node ``HardtanhBackward0``).
+
+    Example:
+        >>> F.hardtanh(minigrad.tensor([-2.0, 0.5, 2.0]))
+        tensor([-1.0000,  0.5000,  1.0000])
+    """
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    check_tensor_arg("hardtanh_" if inplace else "hardtanh", "input", input, 1)
+    if inplace:
+        return _in_place(input, _act.Hardtanh, min_val, max_val)
+    return _act.Hardtanh.apply(input, min_val, max_val)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):  # noqa: A002
+    """``hardtanh`` written into x."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    """min(max(x, 0), 6): a hardtanh from 0 to 6 (node ``HardtanhBackward0``).
+
+    Example:
+        >>> F.relu6(minigrad.tensor([-1.0, 7.0]))
+        tensor([0., 6.])
+    """
+    return hardtanh(input, 0, 6, inplace)
+
+
+def threshold(input, threshold, value, inplace=False):  # noqa: A002
+    """x where x > ``threshold``, else ``value`` (node ``ThresholdBackward0``; in place
+    ``ThresholdBackward1``).
+
+    Example:
+        >>> F.threshold(minigrad.tensor([0.5, 2.0]), 1.0, 0.0)
+        tensor([0., 2.])
+    """
+    check_tensor_arg("threshold_" if inplace else "threshold", "input", input, 1)
+    if inplace:
+        return _in_place(input, _act.ThresholdInplace, threshold, value)
+    return _act.Threshold.apply(input, threshold, value)
+
+
+def threshold_(input, threshold, value):  # noqa: A002
+    """``threshold`` written into x."""
+    check_tensor_arg("threshold_", "input", input, 1)
+    return _in_place(input, _act.ThresholdInplace, threshold, value)
+
+
+def hardsigmoid(input, inplace=False):  # noqa: A002
+    """clamp(x/6 + 1/2, 0, 1) (node ``HardsigmoidBackward0``).
+
+    Example:
+        >>> F.hardsigmoid(minigrad.tensor([-3.0, 0.0, 3.0]))
+        tensor([0.0000, 0.5000, 1.0000])
+    """
+    check_tensor_arg("hardsigmoid", "input", input, 1)
+    if inplace:
+        return _in_place(input, _act.Hardsigmoid)
+    return _act.Hardsigmoid.apply(input)
+
+
+def hardswish(input, inplace=False):  # noqa: A002
+    """x·clamp(x + 3, 0, 6)/6 (node ``HardswishBackward0``).
+
+    Example:
+        >>> F.hardswish(minigrad.tensor([-4.0, 1.0, 4.0]))
+        tensor([-0.0000,  0.6667,  4.0000])
+    """
+    check_tensor_arg("hardswish", "input", input, 1)
+    if inplace:
+        return _in_place(input, _act.Hardswish)
+    return _act.Hardswish.apply(input)
+
+
+def logsigmoid(input):  # noqa: A002
+    """log σ(x), computed stably (node ``LogSigmoidBackward0``).
+
+    Example:
+        >>> F.logsigmoid(minigrad.tensor([0.0]))
+        tensor([-0.6931])
+    """
+    check_tensor_arg("log_sigmoid", "input", input, 1)
+    return _act.LogSigmoid.apply(input)
+
+
+def prelu(input, weight):  # noqa: A002
+    """x where x > 0, else w·x, with one learnable w per channel (dim 1) or one for all
+    (node ``PreluKernelBackward0``, over a ``ViewBackward0`` of the weight).
+
+    Example:
+        >>> F.prelu(minigrad.tensor([-1.0, 2.0]), minigrad.tensor([0.25]))
+        tensor([-0.2500,  2.0000])
+    """
+    check_tensor_arg("prelu", "input", input, 1)
+    check_tensor_arg("prelu", "weight", weight, 2)
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    count = weight.numel()
+    if count != 1 and count != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {count} and channel size = {channels}.")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{_dtype.scalar_name(input.dtype)} and "
+                           f"{_dtype.scalar_name(weight.dtype)}")
+    shape = () if input.ndim == 0 else (count,) if input.ndim == 1 else (
+        (1, count) + (1,) * (input.ndim - 2))
+    if tuple(weight.shape) != shape:
+        weight = weight.view(shape)
+    return _act.PreluKernel.apply(input, weight)
+
+
+def softsign(input):  # noqa: A002
+    """x / (1 + |x|) (a ``DivBackward0`` over ``AddBackward0`` over ``AbsBackward0``).
+
+    Example:
+        >>> F.softsign(minigrad.tensor([-1.0, 3.0]))
+        tensor([-0.5000,  0.7500])
+    """
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):  # noqa: A002
+    """x - tanh(x) (a ``SubBackward0`` over ``TanhBackward0``).
+
+    Example:
+        >>> F.tanhshrink(minigrad.tensor([1.0]))
+        tensor([0.2384])
+    """
+    return input - input.tanh()
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    """softmax(-x) along ``dim`` (``SoftmaxBackward0`` over ``NegBackward0``).
+
+    Example:
+        >>> F.softmin(minigrad.tensor([0.0, 0.0]), dim=0)
+        tensor([0.5000, 0.5000])
+    """
+    if dim is None:
+        dim = _softmax_dim("softmin", input.ndim)
+    return softmax(-input, dim, dtype)
+
+
+def glu(input, dim=-1):  # noqa: A002
+    """a·σ(b), with a and b the halves of x along ``dim`` (node ``GluBackward0``).
+
+    Example:
+        >>> F.glu(minigrad.tensor([1.0, 0.0]))
+        tensor([0.5000])
+    """
+    check_tensor_arg("glu", "input", input, 1)
+    if input.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    from minigrad.ops._util import normalize_dim
+    axis = normalize_dim(dim, input.ndim)
+    if input.shape[axis] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size "
+                           f"{input.shape[axis]}")
+    return _act.Glu.apply(input, dim)
+
 def sigmoid(input):  # noqa: A002
     """1 / (1 + e⁻ˣ), elementwise."""
     return input.sigmoid()
@@ -236,22 +478,109 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
         >>> F.dropout(minigrad.ones(6), p=0.5)
         tensor([0., 0., 2., 0., 0., 0.])
     """
+    _check_dropout_p(p)
+    return _dropout(input, p, training, inplace)
+
+
+def _check_dropout_p(p):
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def _dropout(input, p, training, inplace, channels=False):  # noqa: A002
+    """input · mask, the mask being bernoulli_(1 - p) / (1 - p) drawn like the input (or, for
+    ``channels``, one draw per channel: an (N, C, 1, ..., 1) tensor, as PyTorch's
+    ``feature_dropout`` draws it)."""
     if p == 0 or not training or input.numel() == 0:
         return input
+    data = input._data
     if p == 1:
-        mask = Tensor._make(np.zeros((), input._data.dtype))
+        mask = Tensor._make(np.zeros((), data.dtype))
     else:
+        if data.dtype.kind not in "fc":  # PyTorch fails on dividing the integer mask in place
+            raise _dtype.cast_error(minigrad.float32, input.dtype)
+        if not channels:
+            noise = np.empty_like(data)
+        elif data.ndim < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        else:
+            noise = np.empty(data.shape[:2] + (1,) * (data.ndim - 2), data.dtype)
         with no_grad():
-            mask = Tensor._make(np.empty_like(input._data)).bernoulli_(1 - p)
-            mask._data /= input._data.dtype.type(1 - p)
+            mask = Tensor._make(noise).bernoulli_(1 - p)
+            # divided in PyTorch's opmath type: float32 for float16, else the dtype itself
+            opmath = np.result_type(data.dtype, np.float32)
+            mask._data[...] = mask._data.astype(opmath) / opmath.type(1 - p)
     return input.mul_(mask) if inplace else input * mask
+
+
+def _channel_dropout(input, p, training, inplace, batched):  # noqa: A002
+    """Channel dropout; an unbatched input is given a batch dim of 1 for it (also in eval, as
+    PyTorch does: the result is then a new view, ``SqueezeBackward1``)."""
+    if batched:
+        return _dropout(input, p, training, inplace, channels=True)
+    if inplace:
+        return _dropout(input.unsqueeze_(0), p, training, True, channels=True).squeeze_(0)
+    return _dropout(input.unsqueeze(0), p, training, False, channels=True).squeeze(0)
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zero whole channels of an (N, C, L) or (C, L) input with probability ``p`` and scale
+    the others by 1/(1-p) (training only). One bernoulli_ draw per (sample, channel).
+
+    Example:
+        >>> F.dropout1d(minigrad.ones(2, 3), training=False)
+        tensor([[1., 1., 1.],
+                [1., 1., 1.]])
+    """
+    _check_dropout_p(p)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.ndim}D input. Note that "
+            "dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    return _channel_dropout(input, p, training, inplace, batched=input.ndim == 3)
+
+
+def _rank_warning(name, ndim, spatial):
+    warnings.warn(
+        f"{name}: Received a {ndim}-D input to {name}, which is deprecated and will result in "
+        "an error in a future release. To retain the behavior and silence this warning, please "
+        f"use dropout instead. Note that {name} exists to provide channel-wise dropout on "
+        f"inputs with {spatial} spatial dimensions, a channel dimension, and an optional batch "
+        f"dimension (i.e. {spatial + 1}D or {spatial + 2}D inputs).", stacklevel=3)
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zero whole channels of an (N, C, H, W) input with probability ``p`` and scale the others
+    by 1/(1-p) (training only). As in PyTorch, a 3D input is taken as (N, C, L), not as an
+    unbatched (C, H, W), with a warning."""
+    _check_dropout_p(p)
+    if input.ndim not in (3, 4):
+        _rank_warning("dropout2d", input.ndim, 2)
+    if input.ndim == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _dropout(input, p, training, inplace, channels=True)
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zero whole channels of an (N, C, D, H, W) or (C, D, H, W) input with probability ``p``
+    and scale the others by 1/(1-p) (training only)."""
+    _check_dropout_p(p)
+    if input.ndim not in (4, 5):
+        _rank_warning("dropout3d", input.ndim, 3)
+    return _channel_dropout(input, p, training, inplace, batched=input.ndim == 5)
 
 
 def batch_norm(input, running_mean, running_var, weight=None, bias=None,  # noqa: A002
                training=False, momentum=0.1, eps=1e-5):
-    """Normalise each channel (dim 1) of a (N, C) or (N, C, L) input, then scale and shift.
+    """Normalise each channel (dim 1) of a (N, C, *) input, then scale and shift.
 
     In training the batch statistics are used and the running ones updated in place; otherwise
     the running statistics are used.
@@ -647,3 +976,123 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     return BinaryCrossEntropyWithLogits.apply(
         input, target, _as_array(weight, "weight", op), _as_array(pos_weight, "pos_weight", op),
         reduction)
+
+
+def _broadcast_pair(input, target):  # noqa: A002
+    """``broadcast_tensors(input, target)``: an ``ExpandBackward0`` only where a shape grows."""
+    try:
+        shape = np.broadcast_shapes(input._data.shape, target._data.shape)
+    except ValueError:
+        raise broadcast_error(input, target) from None
+    return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean",  # noqa: A002
+                   beta=1.0):
+    """reduce(d²/(2β) if |d| < β else |d| - β/2) with d = x - t, in one
+    ``SmoothL1LossBackward0`` node; β = 0 is ``l1_loss``, as in PyTorch.
+
+    Example:
+        >>> F.smooth_l1_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
+        tensor(1.3125)
+    """
+    _target_size_warning(input, target)
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    input, target = _broadcast_pair(input, target)
+    reduction_code(reduction)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    return SmoothL1Loss.apply(input, target, reduction, beta)
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa: A002
+    """reduce(w·(d²/2 if |d| < δ else δ(|d| - δ/2))) with d = x - t; without ``weight`` one
+    ``HuberLossBackward0`` node.
+
+    Example:
+        >>> F.huber_loss(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
+        tensor(1.3125)
+    """
+    _target_size_warning(input, target)
+    input, target = _broadcast_pair(input, target)
+    if weight is None:
+        reduction_code(reduction)
+        return _huber(input, target, reduction, delta)
+    if weight.size() != input.size():
+        raise ValueError("Weights and input must have the same size.")
+    losses = _huber(input, target, "none", delta) * weight
+    if reduction == "none":
+        return losses
+    if reduction == "sum":
+        return losses.sum()
+    if reduction == "mean":
+        return losses.mean()
+    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
+                     "'sum'.")
+
+
+def _huber(input, target, reduction, delta):  # noqa: A002
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    return HuberLoss.apply(input, target, reduction, delta)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean",  # noqa: A002
+           log_target=False):
+    """KL divergence of log-probabilities ``input`` from ``target`` (probabilities, or log-
+    probabilities with ``log_target``): reduce(t·log t - t·x), or reduce(eᵗ·(t - x)).
+    'batchmean' is the sum divided by the batch size, the true KL divergence per sample.
+
+    Example:
+        >>> F.kl_div(minigrad.tensor([[-1.0, -0.5]]), minigrad.tensor([[0.5, 0.5]]),
+        ...          reduction="batchmean")
+        tensor(0.0569)
+    """
+    if size_average is not None or reduce is not None:
+        code = _legacy_reduction(size_average, reduce, reduction)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and "
+                          "the support size.'batchmean' divides only by the batch size, and "
+                          "aligns with the KL div math definition.'mean' will be changed to "
+                          "behave the same as 'batchmean' in the next major release.",
+                          UserWarning, stacklevel=2)
+        code = "sum" if reduction == "batchmean" else reduction
+        reduction_code(code)
+    if not (input.dtype.is_floating_point or input.dtype.is_complex) or \
+            not (target.dtype.is_floating_point or target.dtype.is_complex):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        losses = Xlogy.apply(target, target) - target * input
+    if code == "mean":
+        losses = losses.mean()
+    elif code == "sum":
+        losses = losses.sum()
+    if reduction == "batchmean" and input.ndim != 0:
+        losses = losses / input.shape[0]
+    return losses
+
+
+def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, reduce=None,
+                        reduction="mean"):
+    """reduce(max(0, -y·(x₁ - x₂) + margin)): ``target`` y = 1 means x₁ should rank higher.
+
+    Example:
+        >>> F.margin_ranking_loss(minigrad.tensor([1.0, 0.0]), minigrad.tensor([0.0, 1.0]),
+        ...                       minigrad.tensor([1.0, 1.0]), margin=0.5)
+        tensor(0.7500)
+    """
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    reduction_code(reduction)
+    if input1.ndim != input2.ndim or input1.ndim != target.ndim:
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
+                           f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
+                           f"target: {target.size()} ")
+    losses = AddScalar.apply(-target * (input1 - input2), margin).clamp_min(0)
+    if reduction == "mean":
+        return losses.mean()
+    return losses.sum() if reduction == "sum" else losses

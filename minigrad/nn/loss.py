@@ -1,10 +1,12 @@
 """Loss modules: ``L1Loss``, ``MSELoss``, ``CrossEntropyLoss``, ``NLLLoss``, ``BCELoss``,
-``BCEWithLogitsLoss``; each calls its ``nn.functional`` twin with the stored options."""
+``BCEWithLogitsLoss``, ``SmoothL1Loss``, ``HuberLoss``, ``KLDivLoss``, ``MarginRankingLoss``;
+each calls its ``nn.functional`` twin with the stored options."""
 
 from minigrad.nn import functional as F
 from minigrad.nn.module import Module
 
-__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = ["L1Loss", "MSELoss", "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss",
+           "SmoothL1Loss", "HuberLoss", "KLDivLoss", "MarginRankingLoss"]
 
 
 class _Loss(Module):
@@ -115,3 +117,73 @@ class BCEWithLogitsLoss(_WeightedLoss):
                                                   reduction=self.reduction)
 
 
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error below ``beta``, absolute error above it (the two joined smoothly).
+
+    Example:
+        >>> nn.SmoothL1Loss()(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
+        tensor(1.3125)
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):  # noqa: A002
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error below ``delta``, ``delta`` times the absolute error above it: the loss of
+    DQN's temporal-difference errors.
+
+    Example:
+        >>> nn.HuberLoss()(minigrad.tensor([0.5, 3.0]), minigrad.tensor([0.0, 0.0]))
+        tensor(1.3125)
+    """
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):  # noqa: A002
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    """KL divergence of log-probabilities ``input`` from ``target`` (use
+    ``reduction="batchmean"`` for the true divergence per sample).
+
+    Example:
+        >>> nn.KLDivLoss(reduction="batchmean")(minigrad.tensor([[-1.0, -0.5]]),
+        ...                                     minigrad.tensor([[0.5, 0.5]]))
+        tensor(0.0569)
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):  # noqa: A002
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """max(0, -y·(x₁ - x₂) + margin): y = 1 asks x₁ to rank higher than x₂, y = -1 lower.
+
+    Example:
+        >>> nn.MarginRankingLoss(margin=0.5)(minigrad.tensor([1.0, 0.0]),
+        ...                                  minigrad.tensor([0.0, 1.0]),
+        ...                                  minigrad.tensor([1.0, 1.0]))
+        tensor(0.7500)
+    """
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin,
+                                     reduction=self.reduction)

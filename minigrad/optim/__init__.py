@@ -5,8 +5,10 @@ trained with PyTorch from the same weights and data stay equal (to float roundin
 """
 
 from minigrad.optim import lr_scheduler
+from minigrad.optim.adagrad import Adagrad
 from minigrad.optim.adam import Adam, AdamW
 from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.rmsprop import RMSprop
 from minigrad.optim.sgd import SGD
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "lr_scheduler"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "lr_scheduler"]

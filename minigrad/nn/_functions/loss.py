@@ -1,5 +1,6 @@
 """Fused loss nodes: ``MseLossBackward0``, ``NllLossBackward0`` (and ``NllLoss2DBackward0``),
-``BinaryCrossEntropyBackward0``, ``BinaryCrossEntropyWithLogitsBackward0``.
+``BinaryCrossEntropyBackward0``, ``BinaryCrossEntropyWithLogitsBackward0``,
+``SmoothL1LossBackward0``, ``HuberLossBackward0``, and ``XlogyBackward0`` (for ``kl_div``).
 
 Class weights, ``pos_weight`` and class-index targets are not differentiable in PyTorch, so
 they are passed as arrays: they get no edge in ``next_functions``, exactly as in PyTorch.
@@ -15,7 +16,7 @@ from minigrad.ops.arithmetic import broadcast_error
 from minigrad.tensor import Tensor
 
 __all__ = ["MseLoss", "NllLoss", "NllLoss2d", "BinaryCrossEntropy",
-           "BinaryCrossEntropyWithLogits"]
+           "BinaryCrossEntropyWithLogits", "SmoothL1Loss", "HuberLoss", "Xlogy"]
 
 
 def _grads_for(ctx, grad_x, grad_t, x, t):
@@ -219,3 +220,117 @@ class BinaryCrossEntropyWithLogits(_Op):
             return (-x - (pw - 1) * _log_sigmoid(x)) * scaled
 
         return (*_grads_for(ctx, grad_x, grad_t, x, t), None, None, None)
+
+
+def _float_difference(x, target, kernel):
+    """x - t as arrays, in the floating dtype both promote to (PyTorch's check otherwise)."""
+    try:
+        np.broadcast_shapes(x._data.shape, target._data.shape)
+    except ValueError:
+        raise broadcast_error(x, target) from None
+    dtype = result_dtype(x, target)
+    if dtype.kind != "f":
+        raise _dtype.not_implemented(kernel, _dtype.from_numpy_dtype(dtype))
+    return x._data.astype(dtype, copy=False) - target._data.astype(dtype, copy=False)
+
+
+class SmoothL1Loss(_Op):
+    """With d = x - t:  ℓ = reduce(d²/(2β) if |d| < β else |d| - β/2);
+    ∂ℓ/∂x = clamp(d, -β, β)/β·g (/n for 'mean'), ∂ℓ/∂t = -∂ℓ/∂x."""
+
+    node_name = "SmoothL1LossBackward0"
+    saved_names = ("self", "target")
+    formula = (
+        "grad * where(abs(self - target) < beta, (self - target) / beta, sign(self - target)) / "
+        "divisor(mode, numel)",
+        "-grad * where(abs(self - target) < beta, (self - target) / beta, sign(self - target)) / "
+        "divisor(mode, numel)",
+    )
+
+    @staticmethod
+    def forward(ctx, x, target, reduction, beta):
+        ctx.reduction, ctx.mode, ctx.beta = reduction_code(reduction), reduction, beta
+        ctx.save_for_backward(x, target)
+        d = _float_difference(x, target, "smooth_l1_cpu")
+        a = np.abs(d)
+        losses = np.where(a < beta, 0.5 * d * d / beta, a - 0.5 * beta).astype(d.dtype)
+        ctx.numel = losses.size
+        return reduce_array(losses, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        beta = ctx.beta
+        grad_x = scale_for_reduction((x - t).clamp(-beta, beta) / beta * grad, ctx.mode,
+                                     ctx.numel)
+        return (*_grads_for(ctx, grad_x, lambda: -grad_x, x, t), None, None)
+
+
+class HuberLoss(_Op):
+    """With d = x - t:  ℓ = reduce(d²/2 if |d| < δ else δ(|d| - δ/2)), δ·SmoothL1 with β = δ;
+    ∂ℓ/∂x = clamp(d, -δ, δ)·g (/n for 'mean'), ∂ℓ/∂t = -∂ℓ/∂x."""
+
+    node_name = "HuberLossBackward0"
+    saved_names = ("self", "target")
+    formula = (
+        "grad * where(abs(self - target) < delta, self - target, delta * sign(self - target)) / "
+        "divisor(mode, numel)",
+        "-grad * where(abs(self - target) < delta, self - target, delta * sign(self - target)) "
+        "/ divisor(mode, numel)",
+    )
+
+    @staticmethod
+    def forward(ctx, x, target, reduction, delta):
+        ctx.reduction, ctx.mode, ctx.delta = reduction_code(reduction), reduction, delta
+        ctx.save_for_backward(x, target)
+        d = _float_difference(x, target, "huber_cpu")
+        if d.dtype != x._data.dtype:  # PyTorch writes the loss in the input's dtype
+            if x._data.dtype.kind != "f":
+                raise _dtype.cast_error(_dtype.from_numpy_dtype(d.dtype), x.dtype)
+            d = d.astype(x._data.dtype)
+        a = np.abs(d)
+        losses = np.where(a < delta, 0.5 * d * d, delta * (a - 0.5 * delta)).astype(d.dtype)
+        ctx.numel = losses.size
+        return reduce_array(losses, reduction)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, t = ctx.saved_tensors
+        grad_x = scale_for_reduction((x - t).clamp(-ctx.delta, ctx.delta) * grad, ctx.mode,
+                                     ctx.numel)
+        return (*_grads_for(ctx, grad_x, lambda: -grad_x, x, t), None, None)
+
+
+class Xlogy(_Op):
+    """z = x·log y, with z = 0 where x = 0 (unless y is nan);
+    ∂z/∂x = xlogy(x ≠ 0, y)·g, ∂z/∂y = x/y·g."""
+
+    node_name = "XlogyBackward0"
+    saved_names = ("self", "other")
+    formula = ("grad * where(self == 0, 0, log(other))", "grad * self / other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        ctx.save_for_backward(x, y)
+        try:
+            np.broadcast_shapes(x._data.shape, y._data.shape)
+        except ValueError:
+            raise broadcast_error(x, y) from None
+        dtype = result_dtype(x, y)
+        dtype = dtype if dtype.kind == "f" else _dtype.get_default_dtype().numpy
+        a, b = x._data.astype(dtype, copy=False), y._data.astype(dtype, copy=False)
+        with np.errstate(all="ignore"):
+            z = a * np.log(b)
+        return np.where((a == 0) & ~np.isnan(b), 0, z).astype(dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        needs = ctx.needs_input_grad
+        gx = gy = None
+        if needs[0]:
+            nonzero = Tensor._make((x._data != 0).astype(np.result_type(x._data, y._data)))
+            gx = sum_to(grad * Xlogy.apply(nonzero, y), x.shape)
+        if needs[1]:
+            gy = sum_to(grad * x / y, y.shape)
+        return gx, gy
