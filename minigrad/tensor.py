@@ -1577,6 +1577,44 @@ class Tensor:
     def diff(self, n=1, dim=-1, prepend=None, append=None):
         return ops.diff(self, n, dim, prepend, append)
 
+    def tile(self, *dims):
+        if not dims:
+            raise TypeError('tile() missing 1 required positional arguments: "dims"')
+        if len(dims) == 1 and (not isinstance(dims[0], numbers.Integral)
+                               or isinstance(dims[0], bool)):
+            dims = dims[0]
+        return ops.tile(self, dims, position=1)
+
+    def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
+        return ops.repeat_interleave(self, repeats, dim, output_size=output_size)
+
+    def bincount(self, weights=None, minlength=0):
+        return ops.bincount(self, weights, minlength)
+
+    def count_nonzero(self, dim=None):
+        return ops.count_nonzero(self, dim)
+
+    def logit(self, eps=None):
+        return ops.logit(self, eps)
+
+    def xlogy(self, other):
+        ops.check_overloads("xlogy", (other,))
+        return ops.xlogy(self, other)
+
+    def hypot(self, other):
+        ops.check_tensor_arg("hypot", "other", other, 1)
+        return ops.hypot(self, other)
+
+    def logit_(self, eps=None):
+        return ops.logit_(self, eps)
+
+    def xlogy_(self, other):
+        ops.check_overloads("xlogy_", (other,))
+        return ops.xlogy_(self, other)
+
+    def hypot_(self, other):
+        return ops.hypot_(self, other)
+
     def cross(self, other, dim=None):
         return ops.cross(self, other, dim)
 

@@ -14,6 +14,8 @@ from minigrad.ops.activation import *  # noqa: F403
 from minigrad.ops.arithmetic import *  # noqa: F403
 from minigrad.ops.combine import *  # noqa: F403
 from minigrad.ops.compare import *  # noqa: F403
+from minigrad.ops.contraction import *  # noqa: F403
+from minigrad.ops.counting import *  # noqa: F403
 from minigrad.ops.cumulative import *  # noqa: F403
 from minigrad.ops.diagonal import *  # noqa: F403
 from minigrad.ops.diff import *  # noqa: F403
@@ -21,7 +23,9 @@ from minigrad.ops.einsum import *  # noqa: F403
 from minigrad.ops.grids import *  # noqa: F403
 from minigrad.ops.indexing import *  # noqa: F403
 from minigrad.ops.inplace import *  # noqa: F403
+from minigrad.ops.interleave import *  # noqa: F403
 from minigrad.ops.linalg import *  # noqa: F403
+from minigrad.ops.logodds import *  # noqa: F403
 from minigrad.ops.matrix import *  # noqa: F403
 from minigrad.ops.norm import *  # noqa: F403
 from minigrad.ops.pointwise import *  # noqa: F403

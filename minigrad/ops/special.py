@@ -281,3 +281,8 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None, *, position=2):
                           None if posinf is None else float(posinf),
                           None if neginf is None else float(neginf))
 
+
+
+# ``minigrad.special`` is this module: PyTorch's torch.special names for ops kept elsewhere
+from minigrad.ops.logodds import logit, xlogy  # noqa: E402, F401
+from minigrad.ops.pointwise import sigmoid as expit  # noqa: E402, F401
