@@ -49,11 +49,7 @@ class Adam(Optimizer):
 
     def step(self, closure=None):
         """Update every parameter that has a gradient; returns ``closure()`` if given."""
-        loss = None
-        if closure is not None:
-            from minigrad.grad_mode import enable_grad
-            with enable_grad():
-                loss = closure()
+        loss = self._closure_loss(closure)
         for group in self.param_groups:
             for param in self._params_with_grad(group):
                 state = self.state.setdefault(param, {})

@@ -134,6 +134,16 @@ class Optimizer:
     def _params_with_grad(self, group):
         return [p for p in group["params"] if p._grad is not None]
 
+    @staticmethod
+    def _closure_loss(closure):
+        """``closure()`` with grad mode on (it recomputes the loss and calls backward), or
+        None without a closure: what ``step(closure)`` returns."""
+        if closure is None:
+            return None
+        from minigrad.grad_mode import enable_grad
+        with enable_grad():
+            return closure()
+
     # ------------------------------------------------------------------ state
     def state_dict(self):
         """``{"state": {index: buffers}, "param_groups": [group with params as indices]}``."""
