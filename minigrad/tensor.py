@@ -15,7 +15,7 @@ from minigrad import grad_mode as _grad_mode
 from minigrad.autograd import api, inference
 from minigrad.autograd.node import AccumulateGrad, _add_hook
 
-__all__ = ["Tensor", "Size"]
+__all__ = ["Tensor", "Size", "typename"]
 
 _inference_blocks = _grad_mode.inference_blocks
 
@@ -1641,6 +1641,16 @@ class Tensor:
 
 _OPERANDS = (Tensor, float, int, *_OPERANDS)  # (float and int first: no ABC check for them)
 _DIVIDENDS = (*_OPERANDS, np.ndarray)  # array / x is array * (1 / x), by NumPy, as in PyTorch
+
+def typename(value):
+    """The name PyTorch's messages give a value's type: a tensor's legacy type
+    (``minigrad.FloatTensor``), a builtin's bare name (``int``), else ``module.QualName``."""
+    if isinstance(value, Tensor):
+        return f"minigrad.{value.dtype.tensor_type}"
+    cls = type(value)
+    module = cls.__module__ or ""
+    return cls.__qualname__ if module in ("", "builtins") else f"{module}.{cls.__qualname__}"
+
 
 _TYPED_STORAGE_WARNED = []
 

@@ -263,6 +263,9 @@ def test_assignment_errors_match_torch(oracle):
 
     expected = oracle(lambda torch: message(torch, assign_tensor))
     assert plain(message(minigrad, assign_tensor)) == expected
+    # a builtin's type is named bare, as torch.typename names it
+    with pytest.raises(TypeError, match=r"^cannot assign 'int' as parameter 'weight' "):
+        nn.Linear(2, 2).weight = 3
     with pytest.raises(AttributeError, match="'Linear' object has no attribute 'nope'"):
         nn.Linear(2, 2).nope  # noqa: B018
 

@@ -30,7 +30,7 @@ from minigrad.nn._hooks import (
 )
 from minigrad.nn._tracking import call_started, emit_module_call, tag_outputs
 from minigrad.nn.parameter import Parameter
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, typename
 
 __all__ = ["Module", "register_module_forward_pre_hook", "register_module_forward_hook",
            "register_module_full_backward_pre_hook", "register_module_full_backward_hook",
@@ -48,12 +48,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
         return super().__repr__()
 
     __str__ = __repr__
-
-
-def _typename(value):
-    if isinstance(value, Tensor):
-        return f"minigrad.{value.dtype.tensor_type}"
-    return f"{type(value).__module__}.{type(value).__qualname__}"
 
 
 def _join(prefix, name):
@@ -188,7 +182,7 @@ class Module:
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as parameter '{name}' "
                                 "(minigrad.nn.Parameter or None expected)")
             self.register_parameter(name, value)
         elif isinstance(value, Module):
@@ -198,12 +192,12 @@ class Module:
             self._set_child(name, value)
         elif d.get("_modules") is not None and name in d["_modules"]:
             if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as child module '{name}' "
                                 "(minigrad.nn.Module or None expected)")
             d["_modules"][name] = None
         elif d.get("_buffers") is not None and name in d["_buffers"]:
             if value is not None and not isinstance(value, Tensor):
-                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                raise TypeError(f"cannot assign '{typename(value)}' as buffer '{name}' "
                                 "(minigrad.Tensor or None expected)")
             self._set_buffer(name, value)
         else:
@@ -246,7 +240,7 @@ class Module:
         if hasattr(self, name) and name not in self._parameters:
             raise KeyError(f"attribute '{name}' already exists")
         if param is not None and not isinstance(param, Parameter):
-            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter '{name}' "
+            raise TypeError(f"cannot assign '{typename(param)}' object to parameter '{name}' "
                             "(minigrad.nn.Parameter or None required)")
         self._parameters[name] = param
         if param is not None:
@@ -268,7 +262,7 @@ class Module:
         if hasattr(self, name) and name not in self._buffers:
             raise KeyError(f"attribute '{name}' already exists")
         if tensor is not None and not isinstance(tensor, Tensor):
-            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+            raise TypeError(f"cannot assign '{typename(tensor)}' object to buffer '{name}' "
                             "(minigrad Tensor or None required)")
         self._set_buffer(name, tensor)
         if persistent:
@@ -284,7 +278,7 @@ class Module:
     def add_module(self, name, module):
         """Add a child module under ``name``; same as assigning it as an attribute."""
         if module is not None and not isinstance(module, Module):
-            raise TypeError(f"{_typename(module)} is not a Module subclass")
+            raise TypeError(f"{typename(module)} is not a Module subclass")
         self._check_name(name, "module")
         if hasattr(self, name) and name not in self._modules:
             raise KeyError(f"attribute '{name}' already exists")

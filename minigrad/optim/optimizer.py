@@ -7,7 +7,7 @@ in-place ``param.add_(...)``.
 
 import warnings
 
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, typename
 
 __all__ = ["Optimizer", "required"]
 
@@ -38,12 +38,6 @@ def _check_plain_path(optimizer, group):
                 f"{accepted[0]!r})")
 
 
-def _typename(value):
-    if isinstance(value, Tensor):
-        return f"minigrad.{value.dtype.tensor_type}"
-    return f"{type(value).__module__}.{type(value).__qualname__}"
-
-
 class Optimizer:
     """Holds ``param_groups`` (a list of dicts: ``params`` plus hyperparameters) and ``state``
     (a dict from parameter to its running buffers).
@@ -68,7 +62,7 @@ class Optimizer:
         self.param_groups = []
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
-                            f"Tensors or dicts, but got {_typename(params)}")
+                            f"Tensors or dicts, but got {typename(params)}")
         groups = list(params)
         if not groups:
             raise ValueError("optimizer got an empty parameter list")
@@ -92,7 +86,7 @@ class Optimizer:
         for param in params:
             if not isinstance(param, Tensor):
                 raise TypeError("optimizer can only optimize Tensors, but one of the params is "
-                                + _typename(param))
+                                + typename(param))
             if not (param.is_leaf or param.retains_grad):
                 raise ValueError("can't optimize a non-leaf Tensor")
         for name, default in self.defaults.items():

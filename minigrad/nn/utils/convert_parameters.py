@@ -1,16 +1,9 @@
 """Parameters as one flat vector and back (``torch.nn.utils.convert_parameters``)."""
 
 import minigrad
-from minigrad.tensor import Tensor
+from minigrad.tensor import Tensor, typename
 
 __all__ = ["parameters_to_vector", "vector_to_parameters"]
-
-
-def _typename(value):
-    """The type's qualified name, without ``builtins.`` (what ``torch.typename`` prints)."""
-    cls = type(value)
-    module = cls.__module__ or ""
-    return cls.__qualname__ if module in ("", "builtins") else f"{module}.{cls.__qualname__}"
 
 
 def parameters_to_vector(parameters):
@@ -22,7 +15,7 @@ def vector_to_parameters(vec, parameters):
     """Give each parameter, in order, the next ``p.numel()`` values of ``vec`` as its ``.data``
     (a view of ``vec``: no copy, no autograd)."""
     if not isinstance(vec, Tensor):
-        raise TypeError(f"expected torch.Tensor, but got: {_typename(vec)}")
+        raise TypeError(f"expected torch.Tensor, but got: {typename(vec)}")
     start = 0
     for param in parameters:
         count = param.numel()
