@@ -48,8 +48,9 @@ from minigrad.nn._pool_functional import (
     max_pool1d,
     max_pool2d,
 )
-from minigrad.ops._util import check_tensor_arg, result_dtype
+from minigrad.ops._util import check_tensor_arg, normalize_dim, result_dtype
 from minigrad.ops.arithmetic import AddScalar, DivScalar, broadcast_error
+from minigrad.ops.inplace import inplace as _inplace
 from minigrad.tensor import Tensor
 
 __all__ = ["linear", "relu", "leaky_relu", "leaky_relu_", "gelu", "silu", "mish", "softplus",
@@ -197,11 +198,9 @@ def tanh(input):  # noqa: A002
     return input.tanh()
 
 
-
 # ------------------------------------------- more activations (elu … threshold)
 def _in_place(input, op, *args):  # noqa: A002
-    from minigrad.ops.inplace import inplace as in_place
-    return in_place(input, op.apply, *args)
+    return _inplace(input, op.apply, *args)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -311,7 +310,7 @@ def threshold(input, threshold, value, inplace=False):  # noqa: A002
 
 def threshold_(input, threshold, value):  # noqa: A002
     """``threshold`` written into x."""
-    check_tensor_arg("threshold_", "input", input, 1)
+    check_tensor_arg("threshold_", "input", input, 1)  # (its argument shadows threshold())
     return _in_place(input, _act.ThresholdInplace, threshold, value)
 
 
@@ -423,12 +422,12 @@ def glu(input, dim=-1):  # noqa: A002
     check_tensor_arg("glu", "input", input, 1)
     if input.ndim == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    from minigrad.ops._util import normalize_dim
     axis = normalize_dim(dim, input.ndim)
     if input.shape[axis] % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size "
                            f"{input.shape[axis]}")
     return _act.Glu.apply(input, dim)
+
 
 def sigmoid(input):  # noqa: A002
     """1 / (1 + e⁻ˣ), elementwise."""
@@ -803,7 +802,12 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  #
         np.broadcast_shapes(input._data.shape, target._data.shape)  # dtypes
     except ValueError:
         raise broadcast_error(input, target) from None
-    losses = (input - target).abs()
+    return _reduced((input - target).abs(), reduction)
+
+
+def _reduced(losses, reduction):
+    """A tensor of losses reduced as ``reduction`` says: its mean, its sum, or itself
+    ('none'), recorded (MeanBackward0, SumBackward0)."""
     if reduction == "mean":
         return losses.mean()
     return losses.sum() if reduction == "sum" else losses
@@ -1023,14 +1027,10 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):  # noqa
     if weight.size() != input.size():
         raise ValueError("Weights and input must have the same size.")
     losses = _huber(input, target, "none", delta) * weight
-    if reduction == "none":
-        return losses
-    if reduction == "sum":
-        return losses.sum()
-    if reduction == "mean":
-        return losses.mean()
-    raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', "
-                     "'sum'.")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
+    return _reduced(losses, reduction)
 
 
 def _huber(input, target, reduction, delta):  # noqa: A002
@@ -1068,10 +1068,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean",  # n
         losses = target.exp() * (target - input)
     else:
         losses = Xlogy.apply(target, target) - target * input
-    if code == "mean":
-        losses = losses.mean()
-    elif code == "sum":
-        losses = losses.sum()
+    losses = _reduced(losses, code)
     if reduction == "batchmean" and input.ndim != 0:
         losses = losses / input.shape[0]
     return losses
@@ -1092,7 +1089,5 @@ def margin_ranking_loss(input1, input2, target, margin=0, size_average=None, red
         raise RuntimeError(f"margin_ranking_loss : All input tensors should have same dimension "
                            f"but got sizes: input1: {input1.size()}, input2: {input2.size()}, "
                            f"target: {target.size()} ")
-    losses = AddScalar.apply(-target * (input1 - input2), margin).clamp_min(0)
-    if reduction == "mean":
-        return losses.mean()
-    return losses.sum() if reduction == "sum" else losses
+    return _reduced(AddScalar.apply(-target * (input1 - input2), margin).clamp_min(0),
+                    reduction)
