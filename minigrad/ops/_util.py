@@ -16,7 +16,8 @@ from minigrad.grad_mode import inference_blocks as _inference_blocks
 from minigrad.tensor import Size, Tensor
 
 __all__ = ["ARRAY", "quiet", "WrappedNumber", "as_tensor_operand", "as_input", "cast_numbers",
-           "result_dtype", "check_tensor_arg", "check_operand", "check_overloads", "type_name",
+           "result_dtype", "check_tensor_arg", "floating_result", "check_operand",
+           "check_overloads", "type_name",
            "sum_to", "shapes_of", "zero_grad", "zero_of", "zeroed", "apply_op", "expand_to",
            "unsqueeze_to", "swap_dims", "transposed", "permute_to", "normalize_dim", "shape_error",
            "qualified_node_name"]
@@ -242,6 +243,17 @@ def check_tensor_arg(op, name, value, position):
     if not isinstance(value, Tensor):
         raise TypeError(f"{op}(): argument '{name}' (position {position}) must be Tensor, not "
                         f"{type_name(value)}")
+
+
+def floating_result(name, a, b):
+    """The dtype two tensor arguments of ``name`` promote to, which must be floating (else
+    PyTorch's "``name``_cpu" not implemented for that dtype)."""
+    check_tensor_arg(name, "input", a, 1)
+    check_tensor_arg(name, "other", b, 2)
+    dtype = result_dtype(a, b)
+    if dtype.kind != "f":
+        raise _dtype.not_implemented(f"{name}_cpu", _dtype.from_numpy_dtype(dtype))
+    return dtype
 
 
 _OPERANDS = (Tensor, numbers.Number, np.bool_)

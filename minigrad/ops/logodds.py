@@ -11,6 +11,7 @@ from minigrad.ops._util import (
     as_tensor_operand,
     check_overloads,
     check_tensor_arg,
+    floating_result,
     result_dtype,
     shapes_of,
     sum_to,
@@ -209,11 +210,7 @@ def hypot(input, other):  # noqa: A002 - PyTorch's name
         >>> minigrad.hypot(minigrad.tensor([3.0]), minigrad.tensor([4.0]))
         tensor([5.])
     """
-    check_tensor_arg("hypot", "input", input, 1)
-    check_tensor_arg("hypot", "other", other, 2)
-    dtype = result_dtype(input, other)
-    if dtype.kind != "f":
-        raise _dtype.not_implemented("hypot_cpu", _dtype.from_numpy_dtype(dtype))
+    floating_result("hypot", input, other)
     return Hypot.apply(input, other)
 
 

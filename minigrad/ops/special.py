@@ -15,7 +15,14 @@ from minigrad import _dtype
 from minigrad.autograd.function import _Op
 from minigrad.ops._erf import erf as _erf
 from minigrad.ops._erf import erfc as _erfc
-from minigrad.ops._util import check_tensor_arg, result_dtype, shapes_of, sum_to, type_name
+from minigrad.ops._util import (
+    check_tensor_arg,
+    floating_result,
+    result_dtype,
+    shapes_of,
+    sum_to,
+    type_name,
+)
 from minigrad.ops.arithmetic import MulScalar, broadcast_error, div, plus, sub
 from minigrad.ops.compare import eq, isfinite
 from minigrad.ops.pointwise import exp
@@ -247,11 +254,7 @@ def logaddexp(a, b):
         >>> minigrad.logaddexp(minigrad.tensor([1000.0]), minigrad.tensor([1000.0]))
         tensor([1000.6932])
     """
-    check_tensor_arg("logaddexp", "input", a, 1)
-    check_tensor_arg("logaddexp", "other", b, 2)
-    dtype = result_dtype(a, b)
-    if dtype.kind != "f":
-        raise _dtype.not_implemented("logaddexp_cpu", _dtype.from_numpy_dtype(dtype))
+    dtype = floating_result("logaddexp", a, b)
     _float_pair(a, b)
     if a._data.dtype != dtype:
         a = a.to(_dtype.from_numpy_dtype(dtype))
