@@ -265,3 +265,17 @@ def test_moons_example_runs_under_torch_by_changing_one_import(torch, capsys):
     accuracy, _ = _run_moons(source.replace("import minigrad as torch\n", "import torch\n"),
                              capsys)
     assert accuracy >= 0.97
+
+
+def test_adam_step_counter_follows_a_float64_default_dtype():
+    # torch's Adam keeps state["step"] as float64 when the default dtype is float64
+    minigrad.set_default_dtype(minigrad.float64)
+    try:
+        p = nn.Parameter(minigrad.ones(2))
+        opt = optim.Adam([p])
+        p.sum().backward()
+        opt.step()
+    finally:
+        minigrad.set_default_dtype(minigrad.float32)
+    assert opt.state[p]["step"].dtype == minigrad.float64
+    assert opt.state[p]["step"].item() == 1.0

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from minigrad.optim.optimizer import Optimizer
-from minigrad.optim.rmsprop import _fma, _zero_step
+from minigrad.optim.optimizer import Optimizer, zero_step
+from minigrad.optim.rmsprop import _fma
 from minigrad.tensor import Tensor
 
 __all__ = ["Adagrad"]
@@ -54,7 +54,7 @@ class Adagrad(Optimizer):
     def _init_state(self, param):
         # PyTorch fills every group's sums with the constructor's value, not the group's own
         state = self.state.setdefault(param, {})
-        state["step"] = _zero_step()
+        state["step"] = zero_step()
         state["sum"] = Tensor._make(
             np.full_like(param._data, self.defaults["initial_accumulator_value"]))
 

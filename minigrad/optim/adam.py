@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, zero_step
 from minigrad.tensor import Tensor
 
 __all__ = ["Adam", "AdamW"]
@@ -75,7 +75,7 @@ class AdamW(Adam):
 
 
 def _init_state(state, p, amsgrad):
-    state["step"] = Tensor._make(np.array(0.0, np.float32))
+    state["step"] = zero_step()
     state["exp_avg"] = Tensor._make(np.zeros_like(p))
     state["exp_avg_sq"] = Tensor._make(np.zeros_like(p))
     if amsgrad:

@@ -7,6 +7,9 @@ in-place ``param.add_(...)``.
 
 import warnings
 
+import numpy as np
+
+from minigrad import _dtype
 from minigrad.tensor import Tensor, typename
 
 __all__ = ["Optimizer", "required"]
@@ -36,6 +39,13 @@ def _check_plain_path(optimizer, group):
                 f"minigrad's {type(optimizer).__name__} has only the plain for-loop step: "
                 f"{name}={group[name]!r} is not supported (leave it at its default, "
                 f"{accepted[0]!r})")
+
+
+def zero_step():
+    """A new step counter (PyTorch's ``state["step"]``): a 0-d float32 tensor, float64 under a
+    float64 default dtype."""
+    double = _dtype.get_default_dtype() == _dtype.float64
+    return Tensor._make(np.array(0.0, np.float64 if double else np.float32))
 
 
 class Optimizer:

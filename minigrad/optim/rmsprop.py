@@ -2,9 +2,8 @@
 
 import numpy as np
 
-from minigrad import _dtype
 from minigrad._avx_mathfun import fma32, fma64
-from minigrad.optim.optimizer import Optimizer
+from minigrad.optim.optimizer import Optimizer, zero_step
 from minigrad.tensor import Tensor
 
 __all__ = ["RMSprop"]
@@ -19,12 +18,6 @@ def _fma(a, b, c):
     if dtype == np.float64:
         return fma64(a, b, c).reshape(np.shape(c))
     return (a * b + c).astype(dtype)
-
-
-def _zero_step():
-    """The step counter: a 0-d float32 tensor (float64 under a float64 default dtype)."""
-    double = _dtype.get_default_dtype() == _dtype.float64
-    return Tensor._make(np.array(0.0, np.float64 if double else np.float32))
 
 
 class RMSprop(Optimizer):
@@ -79,7 +72,7 @@ class RMSprop(Optimizer):
 
 
 def _init_state(state, p, group):
-    state["step"] = _zero_step()
+    state["step"] = zero_step()
     state["square_avg"] = Tensor._make(np.zeros_like(p))
     if group["momentum"] > 0:
         state["momentum_buffer"] = Tensor._make(np.zeros_like(p))
